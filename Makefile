@@ -1,0 +1,82 @@
+# rcutorture: `make run` builds and runs a short torture, `make check` tests.
+# Dependencies come from Debian packages; ci/deps installs missing ones.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+VERSION := 0.1.0
+
+CC ?= cc
+BUILD ?= build
+CFLAGS ?= -O2 -g
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes -Werror=implicit-function-declaration
+ALL_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -MMD -MP -DRCUT_VERSION='"$(VERSION)"' $(CFLAGS) $(EXTRA_CFLAGS)
+LIBS := -lurcu-memb -lurcu-common -pthread
+TEST_LIBS := -lcmocka
+
+SRCS := $(wildcard cmd/*.c torture/*.c flavors/*.c report/*.c)
+LIB_SRCS := $(filter-out cmd/main.c,$(SRCS))
+UNIT_SRCS := $(wildcard ci/unit/*.c)
+
+OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+UNIT_BINS := $(UNIT_SRCS:ci/unit/%.c=$(BUILD)/unit/%)
+BIN := rcutorture
+
+ifeq ($(BUILD),build)
+OUT := $(BIN)
+else
+OUT := $(BUILD)/$(BIN)
+endif
+
+.PHONY: all run check check-unit check-integration san deps install uninstall format clean bench
+
+all: $(OUT)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/librcut.a: $(OBJS)
+	$(AR) rcs $@ $^
+
+$(OUT): $(BUILD)/cmd/main.o $(BUILD)/librcut.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/unit/%: ci/unit/%.c $(BUILD)/librcut.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+
+unit: $(UNIT_BINS)
+
+deps:
+	@ci/deps
+
+run: deps
+	$(MAKE) all
+	./$(BIN) --duration 10s --stat-interval 5s
+
+# The whole suite: unit tests, integration tests against the normal build,
+# and the integration tests again against an ASan+UBSan build.
+check: deps
+	$(MAKE) all unit
+	$(MAKE) BUILD=build-san EXTRA_CFLAGS='$(SAN_FLAGS)' LDFLAGS='$(SAN_FLAGS)' all
+	ci/run-tests --bin ./$(BIN) --san-bin build-san/$(BIN) --unit-dir $(BUILD)/unit
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/include/rcutorture
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/$(BIN)
+	install -m 644 man/rcutorture.1 $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture.1
+	install -m 644 include/rcutorture/flavor.h $(DESTDIR)$(PREFIX)/include/rcutorture/flavor.h
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/$(BIN) $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture.1
+	rm -f $(DESTDIR)$(PREFIX)/include/rcutorture/flavor.h
+	-rmdir $(DESTDIR)$(PREFIX)/include/rcutorture
+
+format:
+	clang-format -i $(SRCS) cmd/main.c $(UNIT_SRCS) $(wildcard */*.h include/rcutorture/*.h)
+
+clean:
+	rm -rf build build-san $(BIN)
+
+-include $(OBJS:.o=.d) $(BUILD)/cmd/main.d

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Option parsing with glibc argp.  Every option's value is checked here,
+ * before any thread starts; a bad one yields a single line that names the
+ * option and what it accepts.  "rcutorture.PARAM=VALUE" arguments (the
+ * kernel's boot syntax) map onto the long options of the same name.
+ */
+#define _GNU_SOURCE
+#include "options.h"
+
+#include "parse.h"
+#include "../flavors/registry.h"
+
+#include <argp.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+const char *argp_program_bug_address = "the rcutorture issue tracker";
+
+enum option_key {
+	OPT_FLAVOR = 'f',
+	OPT_DURATION = 'd',
+	OPT_VERBOSE = 'v',
+	OPT_QUIET = 'q',
+	OPT_HELP = 'h',
+	OPT_VERSION = 'V',
+	OPT_SEED = 0x100,
+	OPT_NREADERS,
+	OPT_NFAKEWRITERS,
+	OPT_STAT_INTERVAL,
+	OPT_LIST_FLAVORS,
+	OPT_STOP_ON_FAILURE,
+	OPT_USAGE,
+};
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Test selection:", 1 },
+	{ "flavor", OPT_FLAVOR, "NAME", 0,
+	  "RCU flavor to torture (default: memb); see --list-flavors", 0 },
+	{ "list-flavors", OPT_LIST_FLAVORS, NULL, 0,
+	  "List the flavors, their primitives and parameters, and exit", 0 },
+	{ "duration", OPT_DURATION, "DURATION", 0,
+	  "How long to run: a number with suffix ms, s, m, h or d; a bare number is seconds; 0 runs until SIGINT (default: 30s)", 0 },
+	{ "seed", OPT_SEED, "N", 0,
+	  "Seed for every random choice, decimal or 0x-hex (default: from the clock; always printed)", 0 },
+	{ "stop-on-failure", OPT_STOP_ON_FAILURE, NULL, 0,
+	  "End the run at the first failure instead of at --duration", 0 },
+
+	{ NULL, 0, NULL, 0, "Threads:", 2 },
+	{ "nreaders", OPT_NREADERS, "N", 0,
+	  "Reader threads, 1 to 4096 (default: one per online CPU)", 0 },
+	{ "nfakewriters", OPT_NFAKEWRITERS, "N", 0,
+	  "Fake writer threads, 0 to 4096 (default: 4)", 0 },
+
+	{ NULL, 0, NULL, 0, "Output:", 3 },
+	{ "stat-interval", OPT_STAT_INTERVAL, "DURATION", 0,
+	  "Print the stats block this often; 0 prints it only at the end (default: 15s)", 0 },
+	{ "verbose", OPT_VERBOSE, NULL, 0, "Print more (start-up details)", 0 },
+	{ "quiet", OPT_QUIET, NULL, 0,
+	  "Print only the final stats block and verdict", 0 },
+
+	{ NULL, 0, NULL, 0, "Information:", -1 },
+	{ "help", OPT_HELP, NULL, 0, "Print this help and exit", -1 },
+	{ "usage", OPT_USAGE, NULL, 0, "Print a short usage message and exit", -1 },
+	{ "version", OPT_VERSION, NULL, 0, "Print the version and exit", -1 },
+	{ 0 },
+};
+
+static const char doc[] =
+	"Torture-test and benchmark a userspace RCU implementation.\n\n"
+	"Arguments of the form NAME.KEY=VALUE set a flavor parameter (for "
+	"example prcu.migrate_cbs=0); rcutorture.PARAM=VALUE sets the option "
+	"--PARAM (underscores may stand for dashes, as in the kernel's boot "
+	"parameters: rcutorture.stat_interval=5, rcutorture.torture_type=memb)."
+	"\vExit status: 0 SUCCESS, 1 FAILURE, 2 usage error, 3 RCU_HOTPLUG, "
+	"4 stall, 5 internal error.  See rcutorture(1).";
+
+/* Parsing context: the config being filled and the first error. */
+struct parse_ctx {
+	struct rcut_config *cfg;
+	char *err;
+	size_t errlen;
+	bool failed;
+};
+
+static int fail(struct parse_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct parse_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!ctx->failed) {
+		va_start(ap, fmt);
+		vsnprintf(ctx->err, ctx->errlen, fmt, ap);
+		va_end(ap);
+		ctx->failed = true;
+	}
+	return EINVAL;
+}
+
+static int parse_count(struct parse_ctx *ctx, const char *opt, const char *arg,
+		       long min, long max, long *out)
+{
+	if (rcut_parse_long(arg, min, max, out))
+		return fail(ctx, "--%s: '%s' is not valid; expected an integer from %ld to %ld",
+			    opt, arg, min, max);
+	return 0;
+}
+
+static int parse_dur(struct parse_ctx *ctx, const char *opt, const char *arg,
+		     uint64_t *out)
+{
+	if (rcut_parse_duration(arg, out))
+		return fail(ctx, "--%s: '%s' is not a duration; expected a number with optional suffix ms, s, m, h or d (up to 365d)",
+			    opt, arg);
+	return 0;
+}
+
+/* Apply one option; arg is NULL for flags. */
+static int apply_option(struct parse_ctx *ctx, int key, const char *arg)
+{
+	struct rcut_config *cfg = ctx->cfg;
+
+	switch (key) {
+	case OPT_FLAVOR:
+		if (!arg[0])
+			return fail(ctx, "--flavor: empty name; expected one of %s",
+				    rcut_flavor_names());
+		cfg->flavor_name = arg;
+		return 0;
+	case OPT_DURATION:
+		return parse_dur(ctx, "duration", arg, &cfg->duration_ns);
+	case OPT_SEED:
+		if (rcut_parse_u64(arg, &cfg->seed))
+			return fail(ctx, "--seed: '%s' is not valid; expected an unsigned 64-bit number (decimal or 0x-hex)",
+				    arg);
+		cfg->seed_given = true;
+		return 0;
+	case OPT_NREADERS:
+		return parse_count(ctx, "nreaders", arg, 1, RCUT_MAX_THREADS,
+				   &cfg->nreaders);
+	case OPT_NFAKEWRITERS:
+		return parse_count(ctx, "nfakewriters", arg, 0,
+				   RCUT_MAX_THREADS, &cfg->nfakewriters);
+	case OPT_STAT_INTERVAL:
+		return parse_dur(ctx, "stat-interval", arg,
+				 &cfg->stat_interval_ns);
+	case OPT_STOP_ON_FAILURE:
+		cfg->stop_on_failure = true;
+		return 0;
+	case OPT_VERBOSE:
+		cfg->verbose = 2;
+		return 0;
+	case OPT_QUIET:
+		cfg->verbose = 0;
+		return 0;
+	case OPT_LIST_FLAVORS:
+		cfg->action = RCUT_ACTION_LIST_FLAVORS;
+		return 0;
+	case OPT_HELP:
+		cfg->action = RCUT_ACTION_HELP;
+		return 0;
+	case OPT_USAGE:
+		cfg->action = RCUT_ACTION_USAGE;
+		return 0;
+	case OPT_VERSION:
+		cfg->action = RCUT_ACTION_VERSION;
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+/* Flags whose kernel-style value is a boolean that may switch them off. */
+static int apply_kernel_flag(struct parse_ctx *ctx, int key, const char *name,
+			     const char *value)
+{
+	bool on;
+	long level;
+
+	if (key == OPT_VERBOSE) {
+		/* The kernel's verbose is a level: 0 quiet, 1, 2 chatty. */
+		if (rcut_parse_long(value, 0, 2, &level))
+			return fail(ctx, "rcutorture.%s: '%s' is not valid; expected 0, 1 or 2",
+				    name, value);
+		ctx->cfg->verbose = (int)level;
+		return 0;
+	}
+	if (rcut_parse_bool(value, &on))
+		return fail(ctx, "rcutorture.%s: '%s' is not valid; expected a boolean (0/1, y/n, true/false, on/off)",
+			    name, value);
+	if (key == OPT_STOP_ON_FAILURE) {
+		ctx->cfg->stop_on_failure = on;
+		return 0;
+	}
+	if (key == OPT_QUIET) {
+		ctx->cfg->verbose = on ? 0 : 1;
+		return 0;
+	}
+	return on ? apply_option(ctx, key, NULL) : 0;
+}
+
+/* Kernel parameter names that differ from our option names. */
+static const struct {
+	const char *kernel, *ours;
+} kernel_aliases[] = {
+	{ "torture_type", "flavor" },
+	{ "shutdown_secs", "duration" },
+};
+
+/* "rcutorture.PARAM=VALUE": the option --PARAM with VALUE. */
+static int apply_kernel_param(struct parse_ctx *ctx, const char *text)
+{
+	const char *name = text + strlen("rcutorture."), *eq = strchr(name, '=');
+	char opt[64];
+	size_t len;
+
+	if (!eq || eq == name || (size_t)(eq - name) >= sizeof(opt))
+		return fail(ctx, "'%s': expected rcutorture.PARAM=VALUE", text);
+	len = (size_t)(eq - name);
+	memcpy(opt, name, len);
+	opt[len] = '\0';
+	for (size_t i = 0; i < len; i++)
+		if (opt[i] == '_')
+			opt[i] = '-';
+	for (size_t i = 0; i < sizeof(kernel_aliases) / sizeof(kernel_aliases[0]); i++) {
+		if (strncmp(name, kernel_aliases[i].kernel, len) == 0 &&
+		    kernel_aliases[i].kernel[len] == '\0')
+			snprintf(opt, sizeof(opt), "%s", kernel_aliases[i].ours);
+	}
+	for (const struct argp_option *o = options; o->name || o->doc; o++) {
+		if (!o->name || strcmp(o->name, opt) || o->key == OPT_HELP ||
+		    o->key == OPT_USAGE || o->key == OPT_VERSION ||
+		    o->key == OPT_LIST_FLAVORS)
+			continue;
+		if (o->arg)
+			return apply_option(ctx, o->key, eq + 1);
+		return apply_kernel_flag(ctx, o->key, opt, eq + 1);
+	}
+	return fail(ctx, "'%s': unknown parameter rcutorture.%.*s; see rcutorture --help for the options it maps to",
+		    text, (int)len, name);
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct parse_ctx *ctx = state->input;
+
+	switch (key) {
+	case ARGP_KEY_ARG:
+		if (!strncmp(arg, "rcutorture.", strlen("rcutorture.")))
+			return apply_kernel_param(ctx, arg);
+		if (!strchr(arg, '=') || !strchr(arg, '.'))
+			return fail(ctx, "unexpected argument '%s'; expected NAME.KEY=VALUE or an option (see --help)",
+				    arg);
+		if (ctx->cfg->nparams >= RCUT_MAX_PARAMS)
+			return fail(ctx, "'%s': more than %d flavor parameters",
+				    arg, RCUT_MAX_PARAMS);
+		ctx->cfg->params[ctx->cfg->nparams++] = arg;
+		return 0;
+	case ARGP_KEY_ERROR:
+		if (state->next > 0 && state->next <= state->argc)
+			fail(ctx, "unknown option or missing value: '%s'; see rcutorture --help",
+			     state->argv[state->next - 1]);
+		else
+			fail(ctx, "bad command line; see rcutorture --help");
+		return 0;
+	case ARGP_KEY_INIT:
+	case ARGP_KEY_END:
+	case ARGP_KEY_NO_ARGS:
+	case ARGP_KEY_ARGS:
+	case ARGP_KEY_SUCCESS:
+	case ARGP_KEY_FINI:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return apply_option(ctx, key, arg);
+}
+
+static const struct argp argp = { options, parse_opt, "[NAME.KEY=VALUE...]",
+				  doc, NULL, NULL, NULL };
+
+int rcut_options_parse(int argc, char **argv, struct rcut_config *cfg,
+		       char *err, size_t errlen)
+{
+	struct parse_ctx ctx = { cfg, err, errlen, false };
+	error_t e;
+
+	err[0] = '\0';
+	e = argp_parse(&argp, argc, argv,
+		       ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP | ARGP_IN_ORDER,
+		       NULL, &ctx);
+	if (ctx.failed)
+		return 2;
+	if (e) {
+		snprintf(err, errlen, "bad command line (%s); see rcutorture --help",
+			 strerror(e));
+		return 2;
+	}
+	return 0;
+}
+
+int rcut_options_resolve(const struct rcut_config *cfg,
+			 const struct rcut_flavor **flavor, char *err,
+			 size_t errlen)
+{
+	const struct rcut_flavor *f = rcut_flavor_find(cfg->flavor_name);
+
+	if (!f) {
+		snprintf(err, errlen, "--flavor: unknown flavor '%s'; expected one of %s",
+			 cfg->flavor_name, rcut_flavor_names());
+		return 2;
+	}
+	if (rcut_flavor_validate(f, err, errlen))
+		return 2;
+	for (int i = 0; i < cfg->nparams; i++)
+		if (rcut_flavor_set_param(f, cfg->params[i], err, errlen))
+			return 2;
+	*flavor = f;
+	return 0;
+}
+
+void rcut_options_help(FILE *out, bool usage_only)
+{
+	argp_help(&argp, out, usage_only ? ARGP_HELP_USAGE : ARGP_HELP_STD_HELP,
+		  (char *)"rcutorture");
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* Command-line parsing: argp options, kernel-style and flavor parameters. */
+#ifndef CMD_OPTIONS_H
+#define CMD_OPTIONS_H
+
+#include "../torture/config.h"
+
+#include <rcutorture/flavor.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * Parse argv into cfg (which must hold the defaults).  Returns 0, or 2
+ * after writing a one-line reason naming the option to err.  Never exits
+ * and never prints, so tests can call it.
+ */
+int rcut_options_parse(int argc, char **argv, struct rcut_config *cfg,
+		       char *err, size_t errlen);
+
+/*
+ * Resolve cfg->flavor_name and apply the NAME.KEY=VALUE parameters.
+ * Returns 0 with *flavor set, or 2 with a one-line reason in err.
+ */
+int rcut_options_resolve(const struct rcut_config *cfg,
+			 const struct rcut_flavor **flavor, char *err,
+			 size_t errlen);
+
+/* Print --help or --usage text. */
+void rcut_options_help(FILE *out, bool usage_only);
+
+#endif /* CMD_OPTIONS_H */

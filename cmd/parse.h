@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* Parsers for option values: durations, counts, booleans, seeds. */
+#ifndef CMD_PARSE_H
+#define CMD_PARSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define NSEC_PER_MSEC 1000000ULL
+#define NSEC_PER_SEC 1000000000ULL
+
+/*
+ * "1.5s", "200ms", "10m", "2h", "1d" or a bare number of seconds into
+ * nanoseconds.  Returns 0, or -1 if the text is not a duration or exceeds
+ * 365 days.
+ */
+int rcut_parse_duration(const char *text, uint64_t *ns);
+
+/* A decimal integer in [min, max].  Returns 0 or -1. */
+int rcut_parse_long(const char *text, long min, long max, long *value);
+
+/* A decimal or 0x-hex 64-bit unsigned number.  Returns 0 or -1. */
+int rcut_parse_u64(const char *text, uint64_t *value);
+
+/* 1/0, y/n, yes/no, true/false, on/off.  Returns 0 or -1. */
+int rcut_parse_bool(const char *text, bool *value);
+
+/* Format ns as the shortest exact duration text ("1.5s", "200ms"). */
+void rcut_format_duration(uint64_t ns, char *buf, unsigned long len);
+
+#endif /* CMD_PARSE_H */

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/* Built-in flavor lookup, listing, validation and parameter parsing. */
+#include "registry.h"
+
+#include "../cmd/parse.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const memb_aliases[] = { "urcu-memb", "urcu", NULL };
+
+const struct rcut_flavor_entry rcut_builtin_flavors[] = {
+	{ &rcut_flavor_memb, memb_aliases },
+	{ &rcut_flavor_busted, NULL },
+	{ NULL, NULL },
+};
+
+const struct rcut_flavor *rcut_flavor_find(const char *name)
+{
+	for (const struct rcut_flavor_entry *e = rcut_builtin_flavors; e->flavor; e++) {
+		if (!strcmp(name, e->flavor->name))
+			return e->flavor;
+		for (const char *const *a = e->aliases; a && *a; a++)
+			if (!strcmp(name, *a))
+				return e->flavor;
+	}
+	return NULL;
+}
+
+const char *rcut_flavor_names(void)
+{
+	static char buf[512];
+
+	if (!buf[0]) {
+		for (const struct rcut_flavor_entry *e = rcut_builtin_flavors; e->flavor; e++) {
+			if (buf[0])
+				strncat(buf, ", ", sizeof(buf) - strlen(buf) - 1);
+			strncat(buf, e->flavor->name, sizeof(buf) - strlen(buf) - 1);
+		}
+	}
+	return buf;
+}
+
+/* The capability summary column of --list-flavors. */
+static void format_caps(const struct rcut_flavor *f, char *buf, size_t len)
+{
+	snprintf(buf, len, "sync%s%s%s%s%s%s%s",
+		 f->synchronize_expedited ? ",exp" : "",
+		 f->call ? ",call" : "", f->barrier ? ",barrier" : "",
+		 f->poll_gp_state ? ",poll" : "",
+		 f->cond_sync ? ",cond" : "",
+		 f->caps & RCUT_CAP_QSBR ? ",qsbr" : "",
+		 f->caps & RCUT_CAP_READER_MAY_BLOCK ? ",blocking-readers" : "");
+}
+
+void rcut_flavor_list(FILE *out)
+{
+	char caps[128];
+
+	fprintf(out, "%-10s %-36s %s\n", "FLAVOR", "PRIMITIVES", "DESCRIPTION");
+	for (const struct rcut_flavor_entry *e = rcut_builtin_flavors; e->flavor; e++) {
+		const struct rcut_flavor *f = e->flavor;
+
+		format_caps(f, caps, sizeof(caps));
+		fprintf(out, "%-10s %-36s %s\n", f->name, caps, f->description);
+		for (const char *const *a = e->aliases; a && *a; a++)
+			fprintf(out, "%-10s %-36s (alias of %s)\n", *a, "", f->name);
+		for (const struct rcut_param *p = f->params; p && p->name; p++)
+			fprintf(out, "%-10s   %s.%s=%ld: %s\n", "", f->name, p->name,
+				*p->value, p->help);
+	}
+}
+
+int rcut_flavor_validate(const struct rcut_flavor *f, char *err, size_t errlen)
+{
+	if (f->abi_version != RCUT_FLAVOR_ABI_VERSION) {
+		snprintf(err, errlen, "flavor ABI version %u, this rcutorture needs %u",
+			 f->abi_version, RCUT_FLAVOR_ABI_VERSION);
+		return -1;
+	}
+	if (!f->name || !f->name[0]) {
+		snprintf(err, errlen, "flavor has no name");
+		return -1;
+	}
+	if (!f->read_lock || !f->read_unlock || !f->synchronize) {
+		snprintf(err, errlen, "flavor %s lacks read_lock, read_unlock or synchronize",
+			 f->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Describe what values parameter p accepts, for error messages. */
+static void describe_param(const struct rcut_param *p, char *buf, size_t len)
+{
+	size_t used;
+
+	switch (p->type) {
+	case RCUT_PARAM_INT:
+		snprintf(buf, len, "an integer from %ld to %ld", p->min, p->max);
+		break;
+	case RCUT_PARAM_BOOL:
+		snprintf(buf, len, "a boolean (0/1, y/n, true/false, on/off)");
+		break;
+	case RCUT_PARAM_ENUM:
+		snprintf(buf, len, "one of ");
+		for (const char *const *c = p->choices; c && *c; c++) {
+			used = strlen(buf);
+			snprintf(buf + used, len - used, "%s%s", c == p->choices ? "" : ", ", *c);
+		}
+		break;
+	}
+}
+
+static int parse_param_value(const struct rcut_param *p, const char *text)
+{
+	long v;
+	bool b;
+
+	switch (p->type) {
+	case RCUT_PARAM_INT:
+		if (rcut_parse_long(text, p->min, p->max, &v))
+			return -1;
+		*p->value = v;
+		return 0;
+	case RCUT_PARAM_BOOL:
+		if (rcut_parse_bool(text, &b))
+			return -1;
+		*p->value = b;
+		return 0;
+	case RCUT_PARAM_ENUM:
+		for (long i = 0; p->choices && p->choices[i]; i++) {
+			if (!strcmp(text, p->choices[i])) {
+				*p->value = i;
+				return 0;
+			}
+		}
+		return -1;
+	}
+	return -1;
+}
+
+int rcut_flavor_set_param(const struct rcut_flavor *f, const char *arg,
+			  char *err, size_t errlen)
+{
+	const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
+	char accepted[256] = "";
+	size_t namelen, keylen;
+
+	if (!dot || !eq || dot > eq || dot == arg || eq == dot + 1) {
+		snprintf(err, errlen, "'%s': expected a flavor parameter NAME.KEY=VALUE", arg);
+		return -1;
+	}
+	namelen = (size_t)(dot - arg);
+	keylen = (size_t)(eq - dot - 1);
+	if (strlen(f->name) != namelen || strncmp(arg, f->name, namelen)) {
+		snprintf(err, errlen, "'%s': parameter for flavor '%.*s', but the flavor is '%s'",
+			 arg, (int)namelen, arg, f->name);
+		return -1;
+	}
+	for (const struct rcut_param *p = f->params; p && p->name; p++) {
+		if (strlen(p->name) != keylen || strncmp(dot + 1, p->name, keylen))
+			continue;
+		if (parse_param_value(p, eq + 1) == 0)
+			return 0;
+		describe_param(p, accepted, sizeof(accepted));
+		snprintf(err, errlen, "%s.%s: bad value '%s'; expected %s", f->name,
+			 p->name, eq + 1, accepted);
+		return -1;
+	}
+	for (const struct rcut_param *p = f->params; p && p->name; p++) {
+		size_t used = strlen(accepted);
+
+		snprintf(accepted + used, sizeof(accepted) - used, "%s%s",
+			 used ? ", " : "", p->name);
+	}
+	snprintf(err, errlen, "%.*s: unknown parameter '%.*s'; %s accepts %s",
+		 (int)namelen, arg, (int)keylen, dot + 1, f->name,
+		 accepted[0] ? accepted : "no parameters");
+	return -1;
+}

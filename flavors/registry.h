@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* The table of built-in flavors and the NAME.KEY=VALUE parameter handling. */
+#ifndef FLAVORS_REGISTRY_H
+#define FLAVORS_REGISTRY_H
+
+#include <rcutorture/flavor.h>
+#include <stddef.h>
+
+/* A built-in flavor's entry: its table and the names it also answers to. */
+struct rcut_flavor_entry {
+	const struct rcut_flavor *flavor;
+	const char *const *aliases; /* NULL-ended, may be NULL */
+};
+
+/* The built-in flavors, NULL-ended, in --list-flavors order. */
+extern const struct rcut_flavor_entry rcut_builtin_flavors[];
+
+/* Find a built-in flavor by name or alias; NULL if there is none. */
+const struct rcut_flavor *rcut_flavor_find(const char *name);
+
+/* Comma-separated names of the built-in flavors, for error messages. */
+const char *rcut_flavor_names(void);
+
+/* Print the --list-flavors table. */
+void rcut_flavor_list(FILE *out);
+
+/*
+ * Apply one "NAME.KEY=VALUE" argument to flavor f.  Returns 0, or -1 after
+ * writing a one-line reason (without the program name) to err.
+ */
+int rcut_flavor_set_param(const struct rcut_flavor *f, const char *arg,
+			  char *err, size_t errlen);
+
+/* Check the table a flavor or plugin supplies; -1 with a reason in err. */
+int rcut_flavor_validate(const struct rcut_flavor *f, char *err, size_t errlen);
+
+/* Built-in flavor tables (one file each under flavors/). */
+extern const struct rcut_flavor rcut_flavor_memb;
+extern const struct rcut_flavor rcut_flavor_busted;
+
+#endif /* FLAVORS_REGISTRY_H */

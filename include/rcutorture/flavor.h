@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcutorture flavor ABI: the ops table an RCU implementation fills in so that
+ * the rcutorture harness can torture and measure it.  Built-in flavors and
+ * out-of-tree plugins (loaded with --flavor ./libx.so) use the same table.
+ *
+ * A plugin exports one symbol, RCUT_FLAVOR_SYMBOL, pointing at a
+ * struct rcut_flavor whose abi_version is RCUT_FLAVOR_ABI_VERSION.
+ *
+ * Every hook marked "optional" may be NULL; the harness then disables the
+ * tests that need it, as the kernel's rcutorture does for NULL ops.
+ */
+#ifndef RCUTORTURE_FLAVOR_H
+#define RCUTORTURE_FLAVOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define RCUT_FLAVOR_ABI_VERSION 1
+#define RCUT_FLAVOR_SYMBOL "rcutorture_flavor"
+
+/*
+ * A callback head.  The harness embeds it in its own objects; the flavor may
+ * use flavor_priv as its own storage (a liburcu adapter keeps its
+ * struct rcu_head there) and must eventually call func(head) exactly once,
+ * after a full grace period has elapsed since call() was invoked.
+ */
+struct rcut_head {
+	void *flavor_priv[3];
+	void (*func)(struct rcut_head *head);
+};
+
+/* Types of flavor parameters (NAME.KEY=VALUE on the command line). */
+enum rcut_param_type {
+	RCUT_PARAM_INT, /* a decimal integer in [min, max] */
+	RCUT_PARAM_BOOL, /* 0/1, y/n, yes/no, true/false, on/off */
+	RCUT_PARAM_ENUM, /* one of choices[]; *value is its index */
+};
+
+/* One flavor parameter; the harness parses and range-checks the value. */
+struct rcut_param {
+	const char *name;
+	const char *help;
+	enum rcut_param_type type;
+	long min, max; /* RCUT_PARAM_INT only */
+	const char *const *choices; /* RCUT_PARAM_ENUM only, NULL-ended */
+	long *value; /* where the parsed value goes; holds the default */
+};
+
+/* Capability flags: what the flavor's read side allows. */
+#define RCUT_CAP_READER_MAY_BLOCK (1u << 0) /* sleeping inside a section */
+#define RCUT_CAP_QSBR (1u << 1) /* readers must report quiescent states */
+#define RCUT_CAP_NESTING (1u << 2) /* read sections nest */
+
+struct rcut_flavor {
+	unsigned int abi_version; /* RCUT_FLAVOR_ABI_VERSION */
+	const char *name; /* what --flavor matches */
+	const char *description; /* one line for --list-flavors */
+	unsigned int caps; /* RCUT_CAP_* */
+	const struct rcut_param *params; /* optional, ended by a NULL name */
+
+	/* Called once before any thread starts, after parameters are set. */
+	int (*init)(void); /* optional; non-zero = cannot run */
+	void (*cleanup)(void); /* optional; after every thread stopped */
+
+	/* Every torture thread calls these around its lifetime. */
+	void (*register_thread)(void); /* optional */
+	void (*unregister_thread)(void); /* optional */
+
+	/* Read side.  read_lock's return value is passed to read_unlock. */
+	int (*read_lock)(void);
+	void (*read_unlock)(int idx);
+	void (*quiescent_state)(void); /* optional (QSBR) */
+	void (*thread_offline)(void); /* optional (QSBR) */
+	void (*thread_online)(void); /* optional (QSBR) */
+
+	/* Update side. */
+	void (*synchronize)(void);
+	void (*synchronize_expedited)(void); /* optional */
+	void (*call)(struct rcut_head *head,
+		     void (*func)(struct rcut_head *head)); /* optional */
+	void (*barrier)(void); /* optional; waits for all call()s before it */
+
+	/*
+	 * Optional grace-period sequence (for Reader Batch): a number that
+	 * grows as grace periods complete; gp_diff(new, old) says how many
+	 * grace periods lie between two samples (NULL: new - old).
+	 */
+	unsigned long (*get_gp_seq)(void);
+	unsigned long (*gp_diff)(unsigned long new_seq, unsigned long old_seq);
+
+	/*
+	 * Optional polled grace periods: get_gp_state() returns a cookie,
+	 * poll_gp_state(cookie) says whether a full grace period has elapsed
+	 * since the cookie was taken, cond_sync(cookie) waits only if not.
+	 * start_gp_poll() is get_gp_state() that also makes sure a grace
+	 * period will start.
+	 */
+	unsigned long (*get_gp_state)(void);
+	unsigned long (*start_gp_poll)(void);
+	bool (*poll_gp_state)(unsigned long cookie);
+	void (*cond_sync)(unsigned long cookie);
+
+	/* Optional simulated-CPU hotplug hooks; cpu is in [0, ncpus). */
+	int (*cpu_offline)(int cpu);
+	int (*cpu_online)(int cpu);
+
+	/* Optional: one line of flavor internals for the stats block. */
+	void (*stats)(FILE *out);
+
+	/* Optional: n read-side sections with the read side inlined. */
+	void (*ref_loop)(unsigned long n);
+};
+
+/*
+ * The simulated CPU the calling torture thread runs on, for flavors with
+ * per-CPU state; provided by the harness.  -1 outside torture threads.
+ */
+int rcut_current_cpu(void);
+
+#endif /* RCUTORTURE_FLAVOR_H */

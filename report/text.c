@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Kernel-format stats lines, field for field as rcu_torture_stats_print()
+ * prints them, so scripts written for kernel console logs parse ours.
+ */
+#include "text.h"
+
+#include "histogram.h"
+#include "verdict.h"
+
+void rcut_report_stats(FILE *out, const char *flavor,
+		       const struct rcut_snapshot *s)
+{
+	char hist[RCUT_HIST_LEN * 24];
+
+	flockfile(out);
+	fprintf(out,
+		"%s-torture: rtc: %p ver: %llu tfle: %d rta: %llu rtaf: %llu rtf: %llu rtmbe: %llu rtmbkf: %llu/%llu rtbe: %llu rtbke: %llu rtbf: %llu rtb: %llu nt: %llu onoff: 0/0:0/0 -1,0:-1,0 0:0 (HZ=1000) barrier: %llu/%llu:%llu read-exits: %llu\n",
+		flavor, s->rtc, (unsigned long long)s->ver, s->tfle,
+		(unsigned long long)s->rta, (unsigned long long)s->rtaf,
+		(unsigned long long)s->rtf, (unsigned long long)s->rtmbe,
+		(unsigned long long)s->mbchk_fail,
+		(unsigned long long)s->mbchk_tries,
+		(unsigned long long)s->rtbe, (unsigned long long)s->rtbke,
+		(unsigned long long)s->rtbf, (unsigned long long)s->rtb,
+		(unsigned long long)s->nt, (unsigned long long)s->barrier_ok,
+		(unsigned long long)s->barrier_attempts,
+		(unsigned long long)s->barrier_errors,
+		(unsigned long long)s->read_exits);
+	fprintf(out, "%s-torture: %sReader Pipe: %s\n", flavor,
+		rcut_snapshot_failed(s, NULL, 0) ? "!!! " : "",
+		rcut_hist_format(s->pipe, RCUT_HIST_LEN, hist, sizeof(hist)));
+	fprintf(out, "%s-torture: Reader Batch: %s\n", flavor,
+		rcut_hist_format(s->batch, RCUT_HIST_LEN, hist, sizeof(hist)));
+	fprintf(out, "%s-torture: Free-Block Circulation: %s\n", flavor,
+		rcut_hist_format(s->wcount, RCUT_HIST_LEN, hist, sizeof(hist)));
+	funlockfile(out);
+	fflush(out);
+}
+
+/* Events per second over the run, 0 for a run of no measurable length. */
+static double per_second(uint64_t count, uint64_t ns)
+{
+	return ns ? (double)count * 1e9 / (double)ns : 0.0;
+}
+
+void rcut_report_rates(FILE *out, const char *flavor,
+		       const struct rcut_snapshot *s)
+{
+	fprintf(out,
+		"%s-torture: Rates over %.2f s: reads/s: %.0f updates/s: %.1f GPs/s: %.1f callbacks/s: %.1f\n",
+		flavor, (double)s->elapsed_ns / 1e9,
+		per_second(s->reads, s->elapsed_ns),
+		per_second(s->ver, s->elapsed_ns),
+		per_second(s->gps, s->elapsed_ns),
+		per_second(s->cbs_invoked, s->elapsed_ns));
+	fflush(out);
+}

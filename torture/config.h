@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* The run's configuration, filled by cmd/ and read by the harness. */
+#ifndef TORTURE_CONFIG_H
+#define TORTURE_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define RCUT_MAX_THREADS 4096 /* upper bound for every thread count */
+#define RCUT_MAX_PARAMS 64 /* NAME.KEY=VALUE arguments per run */
+
+enum rcut_action {
+	RCUT_ACTION_RUN,
+	RCUT_ACTION_HELP,
+	RCUT_ACTION_USAGE,
+	RCUT_ACTION_VERSION,
+	RCUT_ACTION_LIST_FLAVORS,
+};
+
+struct rcut_config {
+	enum rcut_action action;
+	const char *flavor_name; /* as given to --flavor */
+	uint64_t duration_ns; /* 0: until SIGINT/SIGTERM */
+	uint64_t seed;
+	bool seed_given;
+	long nreaders; /* -1: one per CPU the process may use */
+	long nfakewriters;
+	uint64_t stat_interval_ns; /* 0: only the final report */
+	int verbose; /* 0 quiet, 1 normal, 2 verbose */
+	bool stop_on_failure;
+	int nparams;
+	const char *params[RCUT_MAX_PARAMS]; /* NAME.KEY=VALUE, unparsed */
+};
+
+/* Fill cfg with the defaults documented in --help and the man page. */
+void rcut_config_defaults(struct rcut_config *cfg);
+
+#endif /* TORTURE_CONFIG_H */

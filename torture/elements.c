@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The element pool of the kernel's rcutorture: the writer publishes an
+ * element, then ages it one pipe stage per grace period; at PIPE_LEN it is
+ * marked not-in-use (mbtest = 0) and returns to the free list.  A reader
+ * that sees stage >= 2 held it across a full grace period: an RCU bug.
+ * The pool memory is never given back while the run lasts, so readers of a
+ * recycled element read valid (if wrong) data, which is what rtmbe catches.
+ */
+#include "torture.h"
+
+#include <stddef.h>
+
+static struct torture_elem pool[TORTURE_POOL_SIZE];
+static struct torture_elem *free_list;
+static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic uint64_t in_flight;
+
+struct torture_elem *_Atomic torture_current;
+
+void torture_pool_init(void)
+{
+	for (int i = 0; i < TORTURE_POOL_SIZE; i++) {
+		atomic_store(&pool[i].mbtest, 0);
+		pool[i].next = free_list;
+		free_list = &pool[i];
+	}
+}
+
+bool torture_pool_empty(void)
+{
+	bool empty;
+
+	pthread_mutex_lock(&free_lock);
+	empty = !free_list;
+	pthread_mutex_unlock(&free_lock);
+	return empty;
+}
+
+struct torture_elem *torture_elem_alloc(void)
+{
+	struct torture_elem *e;
+
+	pthread_mutex_lock(&free_lock);
+	e = free_list;
+	if (e)
+		free_list = e->next;
+	pthread_mutex_unlock(&free_lock);
+	if (!e) {
+		counter_inc(&torture_counters.rtaf);
+		return NULL;
+	}
+	counter_inc(&torture_counters.rta);
+	atomic_store_explicit(&e->pipe_count, 0, relaxed);
+	/* Ordered before publication by the writer's release store. */
+	atomic_store_explicit(&e->mbtest, 1, relaxed);
+	return e;
+}
+
+static void elem_free(struct torture_elem *e)
+{
+	counter_inc(&torture_counters.rtf);
+	pthread_mutex_lock(&free_lock);
+	e->next = free_list;
+	free_list = e;
+	pthread_mutex_unlock(&free_lock);
+}
+
+bool torture_elem_age(struct torture_elem *e)
+{
+	int i = atomic_load_explicit(&e->pipe_count, relaxed);
+
+	counter_inc(&torture_counters.wcount[i > RCUT_PIPE_LEN ? RCUT_PIPE_LEN : i]);
+	atomic_store_explicit(&e->pipe_count, i + 1, relaxed);
+	if (i + 1 < RCUT_PIPE_LEN)
+		return false;
+	atomic_store_explicit(&e->mbtest, 0, memory_order_release);
+	elem_free(e);
+	return true;
+}
+
+/* The aging callback: one stage per grace period, re-posted until freed. */
+static void elem_age_cb(struct rcut_head *rh)
+{
+	struct torture_elem *e = (struct torture_elem *)((char *)rh -
+				offsetof(struct torture_elem, rh));
+
+	counter_inc(&torture_counters.cbs_invoked);
+	if (torture_elem_age(e)) {
+		atomic_fetch_sub_explicit(&in_flight, 1, relaxed);
+		return;
+	}
+	counter_inc(&torture_counters.cbs_posted);
+	torture_flavor->call(&e->rh, elem_age_cb);
+}
+
+void torture_elem_age_async(struct torture_elem *e)
+{
+	atomic_fetch_add_explicit(&in_flight, 1, relaxed);
+	counter_inc(&torture_counters.cbs_posted);
+	torture_flavor->call(&e->rh, elem_age_cb);
+}
+
+uint64_t torture_elems_in_flight(void)
+{
+	return atomic_load_explicit(&in_flight, relaxed);
+}

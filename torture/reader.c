@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reader threads (the kernel's rcu_torture_reader/one_read): enter a
+ * read-side section, possibly nested, dereference the current element,
+ * check it is in use, dawdle a random while, and histogram the pipe stage
+ * it has reached by then.  Stage >= 2 means a grace period completed while
+ * this reader still held the element: a too-short grace period.
+ */
+#define _GNU_SOURCE
+#include "torture.h"
+#include "../report/histogram.h"
+
+#include <sched.h>
+
+#define MAX_NESTING 4
+#define SHORT_DELAY_NS 200000ULL /* 200 us, the kernel's shortdelay_us */
+#define LONG_DELAY_NS 50000000ULL /* 50 ms: long, but keeps CI runs brisk */
+
+/* What a read did, for the failure report. */
+struct read_state {
+	int nesting;
+	uint64_t delay_ns;
+	bool blocked;
+};
+
+/*
+ * The kernel's rcu_read_delay(): mostly nothing, sometimes 200 us, rarely
+ * 50 ms, and (where the flavor allows it) sometimes give up the CPU.  The
+ * odds scale with the reader count so the total delay rate stays the same.
+ */
+static void read_delay(struct torture_thread *t, struct read_state *rs)
+{
+	uint64_t r = torture_random(&t->rand);
+	uint64_t n = (uint64_t)torture_nreaders;
+
+	if (r % (n * 100000) == 0) {
+		rs->delay_ns += LONG_DELAY_NS;
+		torture_spin_ns(LONG_DELAY_NS);
+	} else if ((r >> 24) % (n * 400) == 0) {
+		rs->delay_ns += SHORT_DELAY_NS;
+		torture_spin_ns(SHORT_DELAY_NS);
+	} else if ((torture_flavor->caps & RCUT_CAP_READER_MAY_BLOCK) &&
+		   (r >> 44) % (n * 500) == 0) {
+		rs->blocked = true;
+		sched_yield();
+	}
+}
+
+static unsigned long gp_seq(void)
+{
+	return torture_flavor->get_gp_seq ? torture_flavor->get_gp_seq() : 0;
+}
+
+static unsigned long gp_diff(unsigned long end, unsigned long start)
+{
+	if (torture_flavor->gp_diff)
+		return torture_flavor->gp_diff(end, start);
+	return end - start;
+}
+
+/* One read-side section; false if there was nothing to read yet. */
+static bool one_read(struct torture_thread *t)
+{
+	const struct rcut_flavor *f = torture_flavor;
+	struct read_state rs = { .nesting = 1 };
+	int idx[MAX_NESTING];
+	struct torture_elem *p;
+	unsigned long started, completed;
+	int pipe;
+
+	if ((f->caps & RCUT_CAP_NESTING) && torture_random(&t->rand) % 8 == 0)
+		rs.nesting = 2 + (int)(torture_random(&t->rand) % (MAX_NESTING - 1));
+	for (int i = 0; i < rs.nesting; i++)
+		idx[i] = f->read_lock();
+	started = gp_seq();
+	p = atomic_load_explicit(&torture_current, memory_order_consume);
+	if (!p) {
+		for (int i = rs.nesting - 1; i >= 0; i--)
+			f->read_unlock(idx[i]);
+		return false;
+	}
+	if (!atomic_load_explicit(&p->mbtest, relaxed)) {
+		counter_inc(&torture_counters.rtmbe);
+		torture_failure("rtmbe",
+				"reader %d saw element %p after it was freed (mbtest 0, pipe stage %d)",
+				t->id, (void *)p,
+				atomic_load_explicit(&p->pipe_count, relaxed));
+	}
+	read_delay(t, &rs);
+	pipe = atomic_load_explicit(&p->pipe_count, relaxed);
+	completed = gp_seq();
+	for (int i = rs.nesting - 1; i >= 0; i--)
+		f->read_unlock(idx[i]);
+
+	if (pipe > RCUT_PIPE_LEN || pipe < 0)
+		pipe = RCUT_PIPE_LEN;
+	counter_inc_owned(&t->pipe[pipe]);
+	counter_inc_owned(&t->batch[rcut_hist_slot(gp_diff(completed, started), RCUT_HIST_LEN)]);
+	counter_inc_owned(&t->reads);
+	if (pipe > 1)
+		torture_failure("too-short grace period",
+				"reader %d saw element %p at pipe stage %d (nesting %d, in-section delay %llu us%s, GP sequence %lu..%lu)",
+				t->id, (void *)p, pipe, rs.nesting,
+				(unsigned long long)(rs.delay_ns / 1000),
+				rs.blocked ? ", yielded the CPU" : "", started,
+				completed);
+	return true;
+}
+
+void torture_reader(struct torture_thread *t)
+{
+	while (!torture_must_stop()) {
+		if (!one_read(t))
+			torture_sleep_ns(1000000);
+	}
+}

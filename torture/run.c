@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The torture test's main loop: thread start-up, periodic stats, the stop,
+ * bounded shutdown, the final barrier, the verdict and the closing lines.
+ * The main thread is the stats thread: it owns SIGINT/SIGTERM (blocked in
+ * every torture thread) and never blocks in the flavor except through a
+ * bounded helper, so the report always comes out.
+ */
+#define _GNU_SOURCE
+#include "run.h"
+
+#include "torture.h"
+#include "../report/text.h"
+#include "../report/verdict.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAIN_TICK_NS 10000000ULL /* main loop period: 10 ms */
+#define JOIN_BUDGET_NS 1000000000ULL /* threads must stop within 1 s */
+#define BARRIER_BUDGET_NS 800000000ULL /* the final barrier gets 0.8 s */
+
+const struct rcut_config *torture_cfg;
+const struct rcut_flavor *torture_flavor;
+atomic_bool torture_stopping;
+long torture_nreaders;
+
+static struct torture_thread *threads;
+static int nthreads;
+
+/* A second SIGINT after the stop began: give up at once (status 130). */
+static void second_sigint(int sig)
+{
+	static const char msg[] = "rcutorture: interrupted again, exiting without the final report\n";
+
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(130);
+	_exit(130);
+}
+
+/* "<flavor>-torture:--- <what>: nreaders=... " as the kernel prints it. */
+static void print_params(const char *what)
+{
+	const struct rcut_config *c = torture_cfg;
+
+	printf("%s-torture:--- %s: nreaders=%ld nfakewriters=%ld stat_interval=%.3g duration=%.3g seed=%llu stop_on_failure=%d",
+	       torture_flavor->name, what, torture_nreaders, c->nfakewriters,
+	       (double)c->stat_interval_ns / 1e9, (double)c->duration_ns / 1e9,
+	       (unsigned long long)c->seed, c->stop_on_failure);
+	for (int i = 0; i < c->nparams; i++)
+		printf(" %s", c->params[i]);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static int start_threads(void)
+{
+	const struct rcut_config *c = torture_cfg;
+	int n = 0;
+
+	nthreads = (int)(torture_nreaders + c->nfakewriters + 1);
+	threads = calloc((size_t)nthreads, sizeof(*threads));
+	if (!threads) {
+		fprintf(stderr, "rcutorture: cannot allocate the thread table\n");
+		return -1;
+	}
+	if (torture_thread_start(&threads[n++], "writer", 0, torture_writer))
+		goto fail;
+	for (long i = 0; i < c->nfakewriters; i++)
+		if (torture_thread_start(&threads[n++], "fakewriter", (int)i,
+					 torture_fakewriter))
+			goto fail;
+	for (long i = 0; i < torture_nreaders; i++)
+		if (torture_thread_start(&threads[n++], "reader", (int)i,
+					 torture_reader))
+			goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "rcutorture: cannot create %s thread %d: %s\n",
+		threads[n - 1].kind, threads[n - 1].id, strerror(errno));
+	atomic_store(&torture_stopping, true);
+	return -1;
+}
+
+/* Join every thread by the deadline; the number that did not stop. */
+static int join_threads(uint64_t deadline)
+{
+	int stuck = 0;
+
+	for (int i = 0; i < nthreads; i++) {
+		if (torture_thread_join(&threads[i], deadline))
+			continue;
+		stuck++;
+		fprintf(stdout, "%s-torture: !!! %s %d did not stop within %.1f s of the end (stuck in the flavor?)\n",
+			torture_flavor->name, threads[i].kind, threads[i].id,
+			(double)JOIN_BUDGET_NS / 1e9);
+	}
+	return stuck;
+}
+
+/* The final barrier runs in a helper so a hung barrier cannot hang us. */
+static void *final_barrier(void *arg)
+{
+	const struct rcut_flavor *f = torture_flavor;
+
+	(void)arg;
+	if (f->register_thread)
+		f->register_thread();
+	/* Aging callbacks re-post themselves: one barrier per stage. */
+	for (int i = 0; i <= RCUT_PIPE_LEN && torture_elems_in_flight(); i++)
+		f->barrier();
+	if (f->unregister_thread)
+		f->unregister_thread();
+	return NULL;
+}
+
+/* Wait for every posted callback; false if the barrier did not return. */
+static bool drain_callbacks(void)
+{
+	struct torture_thread helper = { 0 };
+	pthread_t tid;
+
+	if (!torture_flavor->barrier || !torture_elems_in_flight())
+		return true;
+	if (pthread_create(&tid, NULL, final_barrier, NULL))
+		return false;
+	helper.tid = tid;
+	helper.created = true;
+	return torture_thread_join(&helper, torture_now_ns() + BARRIER_BUDGET_NS);
+}
+
+/* Wait in 10 ms ticks until the deadline, a signal, or a failure stop. */
+static void main_loop(const sigset_t *sigs)
+{
+	const struct rcut_config *c = torture_cfg;
+	uint64_t deadline = c->duration_ns ? torture_now_ns() + c->duration_ns : 0;
+	uint64_t next_stats = torture_now_ns() + c->stat_interval_ns;
+	struct timespec tick = { 0, (long)MAIN_TICK_NS };
+	struct rcut_snapshot s;
+	int sig;
+
+	while (!torture_must_stop()) {
+		uint64_t now;
+
+		sig = sigtimedwait(sigs, NULL, &tick);
+		if (sig > 0) {
+			printf("%s-torture: %s received, stopping\n",
+			       torture_flavor->name, strsignal(sig));
+			break;
+		}
+		now = torture_now_ns();
+		if (deadline && now >= deadline)
+			break;
+		if (c->stat_interval_ns && now >= next_stats) {
+			next_stats += c->stat_interval_ns;
+			if (c->verbose > 0) {
+				torture_snapshot(&s, threads, nthreads);
+				rcut_report_stats(stdout, torture_flavor->name, &s);
+			}
+		}
+	}
+	atomic_store(&torture_stopping, true);
+	torture_mark_stop();
+}
+
+static int verdict(const struct rcut_snapshot *s, int stuck)
+{
+	uint64_t at;
+	const char *check;
+
+	if (stuck)
+		return RCUT_EXIT_STALL;
+	if (rcut_snapshot_failed(s, NULL, 0) || torture_first_failure(&at, &check))
+		return RCUT_EXIT_FAILURE;
+	return RCUT_EXIT_SUCCESS;
+}
+
+static void print_first_failure(void)
+{
+	const char *name = torture_flavor->name;
+	uint64_t at;
+	const char *check;
+
+	if (torture_first_failure(&at, &check))
+		printf("%s-torture: First failure: at %.3f s, caught by: %s\n",
+		       name, (double)at / 1e9, check);
+	else
+		printf("%s-torture: First failure: none\n", name);
+}
+
+int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
+{
+	struct rcut_snapshot s;
+	sigset_t sigs;
+	bool drained;
+	int stuck, status;
+
+	torture_cfg = cfg;
+	torture_flavor = f;
+	torture_nreaders = cfg->nreaders;
+	if (torture_nreaders < 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		torture_nreaders = n > 0 ? n : 1;
+	}
+	if (f->init && f->init()) {
+		fprintf(stderr, "rcutorture: flavor %s failed to initialize\n",
+			f->name);
+		return RCUT_EXIT_INTERNAL;
+	}
+	torture_pool_init();
+	print_params("Start of test");
+
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	torture_mark_start();
+	torture_stats_start();
+	if (start_threads()) {
+		join_threads(torture_now_ns() + JOIN_BUDGET_NS);
+		return RCUT_EXIT_INTERNAL;
+	}
+	main_loop(&sigs);
+	signal(SIGINT, second_sigint);
+	pthread_sigmask(SIG_UNBLOCK, &sigs, NULL);
+
+	stuck = join_threads(torture_now_ns() + JOIN_BUDGET_NS);
+	drained = !stuck && drain_callbacks();
+	if (!stuck && !drained)
+		printf("%s-torture: !!! final barrier did not return within %.1f s\n",
+		       f->name, (double)BARRIER_BUDGET_NS / 1e9);
+
+	torture_snapshot(&s, threads, nthreads);
+	if (drained) {
+		s.cbs_lost = torture_elems_in_flight();
+		if (s.cbs_lost)
+			torture_failure("lost callbacks",
+					"%llu aging callbacks were never invoked by the final barrier",
+					(unsigned long long)s.cbs_lost);
+	}
+	rcut_report_stats(stdout, f->name, &s);
+	rcut_report_rates(stdout, f->name, &s);
+	print_first_failure();
+	status = verdict(&s, stuck || !drained);
+	print_params(status == RCUT_EXIT_STALL ? "End of test: STALL" :
+		     status ? "End of test: FAILURE" : "End of test: SUCCESS");
+	if (stuck || !drained) {
+		/* Threads are stuck inside the flavor: no cleanup, no atexit. */
+		fflush(stdout);
+		fflush(stderr);
+		_exit(status);
+	}
+	if (f->cleanup)
+		f->cleanup();
+	free(threads);
+	return status;
+}

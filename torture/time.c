@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/* Clocks and stop-aware sleeps: no torture thread sleeps past the stop. */
+#include "torture.h"
+
+#include <time.h>
+
+/* A polite spin-wait hint on the architectures we build for. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+#define STOP_POLL_NS 10000000ULL /* threads notice the stop within 10 ms */
+
+static uint64_t start_ns;
+static _Atomic uint64_t stop_ns;
+
+uint64_t torture_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void torture_mark_start(void)
+{
+	start_ns = torture_now_ns();
+}
+
+void torture_mark_stop(void)
+{
+	atomic_store(&stop_ns, torture_now_ns());
+}
+
+uint64_t torture_elapsed_ns(void)
+{
+	uint64_t stop = atomic_load(&stop_ns);
+
+	return (stop ? stop : torture_now_ns()) - start_ns;
+}
+
+void torture_sleep_ns(uint64_t ns)
+{
+	uint64_t end = torture_now_ns() + ns;
+
+	while (!torture_must_stop()) {
+		uint64_t now = torture_now_ns(), chunk;
+		struct timespec ts;
+
+		if (now >= end)
+			return;
+		chunk = end - now < STOP_POLL_NS ? end - now : STOP_POLL_NS;
+		ts.tv_sec = (time_t)(chunk / 1000000000ULL);
+		ts.tv_nsec = (long)(chunk % 1000000000ULL);
+		nanosleep(&ts, NULL);
+	}
+}
+
+void torture_spin_ns(uint64_t ns)
+{
+	uint64_t end = torture_now_ns() + ns;
+
+	while (torture_now_ns() < end && !torture_must_stop())
+		cpu_relax();
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The harness's shared state: the stop flag, time, per-thread random
+ * numbers, failure recording, the element pool and the thread table.
+ * Every torture/ file includes this; nothing outside torture/ does.
+ */
+#ifndef TORTURE_TORTURE_H
+#define TORTURE_TORTURE_H
+
+#include "config.h"
+#include "../report/snapshot.h"
+
+#include <pthread.h>
+#include <rcutorture/flavor.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define relaxed memory_order_relaxed
+
+/* Add to a counter only its owning thread writes: no locked instruction. */
+static inline void counter_inc_owned(_Atomic uint64_t *c)
+{
+	atomic_store_explicit(c, atomic_load_explicit(c, relaxed) + 1, relaxed);
+}
+
+/* Add to a counter several threads write. */
+static inline void counter_inc(_Atomic uint64_t *c)
+{
+	atomic_fetch_add_explicit(c, 1, relaxed);
+}
+
+/* --- the run (torture/run.c) --- */
+extern const struct rcut_config *torture_cfg;
+extern const struct rcut_flavor *torture_flavor;
+extern atomic_bool torture_stopping; /* every loop polls this */
+extern long torture_nreaders; /* resolved reader count */
+
+static inline bool torture_must_stop(void)
+{
+	return atomic_load_explicit(&torture_stopping, relaxed);
+}
+
+/* --- time (torture/time.c) --- */
+uint64_t torture_now_ns(void); /* CLOCK_MONOTONIC */
+/* Since the threads started, up to the stop once the run is stopping. */
+uint64_t torture_elapsed_ns(void);
+void torture_mark_start(void);
+void torture_mark_stop(void);
+/* Sleep ns, waking at least every 10 ms to notice the stop flag. */
+void torture_sleep_ns(uint64_t ns);
+/* Busy-wait ns (inside read sections), also noticing the stop flag. */
+void torture_spin_ns(uint64_t ns);
+
+/* --- random numbers (torture/random.c) --- */
+struct torture_rand {
+	uint64_t state;
+};
+void torture_rand_seed(struct torture_rand *r, uint64_t seed, uint64_t stream);
+uint64_t torture_random(struct torture_rand *r);
+
+/* --- failures (torture/failure.c) --- */
+/*
+ * Record a failure: the first one's time and check are kept for the final
+ * report and its details printed at once; with --stop-on-failure the run
+ * stops.  Callable from any thread, including flavor callbacks.
+ */
+void torture_failure(const char *check, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Time and name of the first failure; false if none was seen. */
+bool torture_first_failure(uint64_t *at_ns, const char **check);
+
+/* --- counters shared by all threads (torture/stats.c) --- */
+struct torture_counters {
+	_Atomic uint64_t ver, rta, rtaf, rtf, rtmbe;
+	_Atomic uint64_t mbchk_fail, mbchk_tries;
+	_Atomic uint64_t rtbe, barrier_ok, barrier_attempts;
+	_Atomic uint64_t read_exits;
+	_Atomic uint64_t wcount[RCUT_HIST_LEN];
+	_Atomic uint64_t sync_gps; /* GP waits completed by the harness */
+	_Atomic uint64_t cbs_posted, cbs_invoked;
+};
+extern struct torture_counters torture_counters;
+
+/* --- threads (torture/threads.c) --- */
+struct torture_thread {
+	const char *kind; /* "reader", "writer", "fakewriter", ... */
+	int id; /* index among threads of its kind */
+	void (*fn)(struct torture_thread *t);
+	pthread_t tid;
+	bool created;
+	atomic_bool exited;
+	struct torture_rand rand;
+	/* Per-reader histograms, written only by the owning thread. */
+	_Atomic uint64_t pipe[RCUT_HIST_LEN];
+	_Atomic uint64_t batch[RCUT_HIST_LEN];
+	_Atomic uint64_t reads;
+};
+
+/* Create a thread of the given kind; -1 (and errno) if it could not. */
+int torture_thread_start(struct torture_thread *t, const char *kind, int id,
+			 void (*fn)(struct torture_thread *t));
+/* Join t if it exits by deadline_ns (monotonic); false if it did not. */
+bool torture_thread_join(struct torture_thread *t, uint64_t deadline_ns);
+
+/* Thread bodies. */
+void torture_reader(struct torture_thread *t);
+void torture_writer(struct torture_thread *t);
+void torture_fakewriter(struct torture_thread *t);
+
+/* --- the element pool (torture/elements.c) --- */
+struct torture_elem {
+	_Atomic int pipe_count;
+	_Atomic int mbtest; /* 1 while allocated, 0 on the free list */
+	struct rcut_head rh; /* for asynchronous aging */
+	struct torture_elem *next; /* free list, writer's removed list */
+};
+
+#define TORTURE_POOL_SIZE (10 * RCUT_PIPE_LEN)
+
+extern struct torture_elem *_Atomic torture_current; /* what readers see */
+
+void torture_pool_init(void);
+struct torture_elem *torture_elem_alloc(void); /* NULL if none free */
+/* Age e by one stage; true if that freed it (it reached PIPE_LEN). */
+bool torture_elem_age(struct torture_elem *e);
+/* Age e once per grace period via the flavor's call(), until freed. */
+void torture_elem_age_async(struct torture_elem *e);
+/* Elements handed to call() whose aging has not finished. */
+uint64_t torture_elems_in_flight(void);
+bool torture_pool_empty(void);
+
+/* Note the flavor's GP sequence at the start (torture/stats.c). */
+void torture_stats_start(void);
+/* Fill s with the current counters (torture/stats.c). */
+void torture_snapshot(struct rcut_snapshot *s, struct torture_thread *threads,
+		      int nthreads);
+
+#endif /* TORTURE_TORTURE_H */
