@@ -28,23 +28,26 @@ else
 OUT := $(BUILD)/$(BIN)
 endif
 
-.PHONY: all run check check-unit check-integration san deps install uninstall format clean bench
+.PHONY: all unit run check check-unit check-integration san deps install uninstall format clean bench
 
 all: $(OUT)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@echo "  CC      $@"
+	@$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/librcut.a: $(OBJS)
-	$(AR) rcs $@ $^
+	@$(AR) rcs $@ $^
 
 $(OUT): $(BUILD)/cmd/main.o $(BUILD)/librcut.a
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	@echo "  LD      $@"
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/unit/%: ci/unit/%.c $(BUILD)/librcut.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+	@echo "  LD      $@"
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 unit: $(UNIT_BINS)
 
@@ -58,8 +61,8 @@ run: deps
 # The whole suite: unit tests, integration tests against the normal build,
 # and the integration tests again against an ASan+UBSan build.
 check: deps
-	$(MAKE) all unit
-	$(MAKE) BUILD=build-san EXTRA_CFLAGS='$(SAN_FLAGS)' LDFLAGS='$(SAN_FLAGS)' all
+	@$(MAKE) --no-print-directory all unit
+	@$(MAKE) --no-print-directory BUILD=build-san EXTRA_CFLAGS='$(SAN_FLAGS)' LDFLAGS='$(SAN_FLAGS)' all
 	ci/run-tests --bin ./$(BIN) --san-bin build-san/$(BIN) --unit-dir $(BUILD)/unit
 
 install: all

@@ -149,8 +149,8 @@ static void main_loop(const sigset_t *sigs)
 
 		sig = sigtimedwait(sigs, NULL, &tick);
 		if (sig > 0) {
-			printf("%s-torture: %s received, stopping\n",
-			       torture_flavor->name, strsignal(sig));
+			printf("%s-torture: SIG%s received, stopping\n",
+			       torture_flavor->name, sigabbrev_np(sig));
 			break;
 		}
 		now = torture_now_ns();

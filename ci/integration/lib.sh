@@ -1,0 +1,58 @@
+# Helpers for the integration tests.  Each test is a function t_NAME in a
+# ci/integration/*.sh file; it runs with BIN (the binary under test) and
+# TEST_TMP (a private folder) set, and fails by returning non-zero.
+
+OUT=$TEST_TMP/out ERR=$TEST_TMP/err STATUS=0
+
+# Fail the test with a message.
+die() {
+	echo "FAIL: $*"
+	echo "--- stdout (tail):"; tail -n 25 "$OUT" 2>/dev/null
+	echo "--- stderr (tail):"; tail -n 25 "$ERR" 2>/dev/null
+	exit 1
+}
+
+# Run the binary under test; stdout to $OUT, stderr to $ERR, status to
+# $STATUS.  A sanitizer report anywhere fails the test.
+run() {
+	"$BIN" "$@" >"$OUT" 2>"$ERR"
+	STATUS=$?
+	no_sanitizer_report
+}
+
+no_sanitizer_report() {
+	if grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|WARNING: ThreadSanitizer' "$ERR" "$OUT"; then
+		die "sanitizer report"
+	fi
+}
+
+expect_status() { # N
+	[[ $STATUS == "$1" ]] || die "exit status $STATUS, expected $1"
+}
+
+expect_out() { # extended regex that stdout must match
+	grep -qE -- "$1" "$OUT" || die "stdout lacks /$1/"
+}
+
+expect_no_out() { # extended regex that stdout must not match
+	! grep -qE -- "$1" "$OUT" || die "stdout has /$1/: $(grep -m1 -E -- "$1" "$OUT")"
+}
+
+expect_err() { # extended regex that stderr must match
+	grep -qE -- "$1" "$ERR" || die "stderr lacks /$1/"
+}
+
+# The last "Reader Pipe:" line's slot N (0-based).
+pipe_slot() { # N
+	grep 'Reader Pipe:' "$OUT" | tail -n 1 | sed 's/.*Reader Pipe: *//' | awk -v n="$1" '{print $(n + 1)}'
+}
+
+# Sum of the last "Reader Pipe:" line's slots 2..10.
+pipe_late_sum() {
+	grep 'Reader Pipe:' "$OUT" | tail -n 1 | sed 's/.*Reader Pipe: *//' | awk '{s = 0; for (i = 3; i <= NF; i++) s += $i; print s}'
+}
+
+# Milliseconds since the epoch, for bounding how long something took.
+now_ms() {
+	echo $((${EPOCHREALTIME/./} / 1000))
+}

@@ -1,0 +1,90 @@
+# Integration tests: whole torture runs and their verdicts.
+
+t_memb_succeeds() {
+	run --flavor memb --duration 3 --stat-interval 1 --seed 1
+	expect_status 0
+	expect_out '^memb-torture:--- Start of test: .*seed=1 '
+	expect_out '^memb-torture:--- End of test: SUCCESS: '
+	expect_out '^memb-torture: First failure: none$'
+	expect_no_out '!!!'
+	(($(grep -c 'Reader Pipe:' "$OUT") >= 3)) || die "expected periodic stats blocks"
+	(($(pipe_slot 0) > 0)) || die "pipe stage 0 count is zero"
+	(($(pipe_slot 1) > 0)) || die "pipe stage 1 count is zero"
+	(($(pipe_late_sum) == 0)) || die "pipe stages >= 2 are non-zero"
+	expect_out '^memb-torture: Free-Block Circulation:  [1-9][0-9]* .* 0$'
+	expect_out '^memb-torture: Rates over [0-9.]+ s: reads/s: [1-9][0-9]* updates/s: [1-9]'
+}
+
+t_busted_fails() {
+	run --flavor busted --duration 3
+	expect_status 1
+	expect_out '^busted-torture: !!! Reader Pipe: '
+	expect_out '^busted-torture: !!! first failure at [0-9.]+ s: '
+	expect_out '^busted-torture: First failure: at [0-9.]+ s, caught by: '
+	expect_out '^busted-torture:--- End of test: FAILURE: '
+	(($(pipe_late_sum) > 0)) || die "busted showed no pipe stage >= 2"
+}
+
+t_busted_stop_on_failure_stops_early() {
+	local t0=$(now_ms)
+	run --flavor busted --duration 60 --stop-on-failure
+	local took=$(($(now_ms) - t0))
+	expect_status 1
+	expect_out 'End of test: FAILURE'
+	((took < 10000)) || die "stop-on-failure took ${took} ms"
+}
+
+t_final_report_within_two_seconds_of_deadline() {
+	local t0=$(now_ms)
+	run --duration 2 --stat-interval 0 --nreaders 3 --nfakewriters 8
+	local took=$(($(now_ms) - t0))
+	expect_status 0
+	((took < 4000)) || die "2 s run took ${took} ms"
+	(($(grep -c 'Reader Pipe:' "$OUT") == 1)) || die "stat-interval 0 printed periodic blocks"
+}
+
+# A signal mid-run: the full final report, the usual verdict, promptly.
+signal_stops_gracefully() { # SIG
+	"$BIN" --duration 60 --stat-interval 0 >"$OUT" 2>"$ERR" &
+	local pid=$! t0
+	sleep 1.5
+	t0=$(now_ms)
+	kill -"$1" $pid
+	wait $pid
+	STATUS=$?
+	local took=$(($(now_ms) - t0))
+	no_sanitizer_report
+	expect_status 0
+	expect_out "SIG$1 received, stopping"
+	expect_out 'Reader Pipe:'
+	expect_out 'Free-Block Circulation:'
+	expect_out 'End of test: SUCCESS'
+	((took < 2000)) || die "took ${took} ms to stop after SIG$1"
+}
+
+t_sigint_gives_full_report() {
+	signal_stops_gracefully INT
+}
+
+t_sigterm_gives_full_report() {
+	signal_stops_gracefully TERM
+}
+
+t_quiet_prints_only_final_block() {
+	run --duration 2 --stat-interval 200ms --quiet
+	expect_status 0
+	(($(grep -c 'Reader Pipe:' "$OUT") == 1)) || die "quiet run printed periodic blocks"
+	expect_out 'End of test: SUCCESS'
+}
+
+t_kernel_style_parameters() {
+	run rcutorture.torture_type=busted rcutorture.shutdown_secs=2 rcutorture.nreaders=1 rcutorture.nfakewriters=0
+	expect_status 1
+	expect_out '^busted-torture:--- Start of test: nreaders=1 nfakewriters=0 '
+}
+
+t_zero_fakewriters_and_many_readers() {
+	run --duration 2 --nreaders 8 --nfakewriters 0
+	expect_status 0
+	expect_out '^memb-torture:--- Start of test: nreaders=8 nfakewriters=0 '
+}

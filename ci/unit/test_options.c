@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests: command-line options, kernel-style and flavor parameters. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../cmd/options.h"
+#include "../../cmd/parse.h"
+#include "../../flavors/registry.h"
+
+static char err[512];
+
+/* Parse a NULL-ended argument list after "rcutorture" into cfg. */
+static int parse(struct rcut_config *cfg, const char *first, ...)
+{
+	char *argv[64] = { (char *)"rcutorture" };
+	int argc = 1;
+	va_list ap;
+
+	rcut_config_defaults(cfg);
+	va_start(ap, first);
+	for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	return rcut_options_parse(argc, argv, cfg, err, sizeof(err));
+}
+
+/* Expect a parse error whose message mentions 'needle'. */
+#define assert_parse_error(needle, ...)                                        \
+	do {                                                                   \
+		struct rcut_config c_;                                         \
+		assert_int_equal(parse(&c_, __VA_ARGS__, NULL), 2);            \
+		if (!strstr(err, needle))                                      \
+			fail_msg("error '%s' lacks '%s'", err, needle);        \
+		assert_null(strchr(err, '\n'));                                \
+	} while (0)
+
+static void defaults(void **state)
+{
+	struct rcut_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, NULL), 0);
+	assert_string_equal(c.flavor_name, "memb");
+	assert_true(c.duration_ns == 30 * NSEC_PER_SEC);
+	assert_true(c.stat_interval_ns == 15 * NSEC_PER_SEC);
+	assert_int_equal(c.nreaders, -1);
+	assert_int_equal(c.nfakewriters, 4);
+	assert_false(c.seed_given);
+	assert_false(c.stop_on_failure);
+	assert_int_equal(c.verbose, 1);
+	assert_int_equal(c.action, RCUT_ACTION_RUN);
+}
+
+static void long_options(void **state)
+{
+	struct rcut_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, "--flavor", "busted", "--duration", "2m",
+			       "--nreaders", "3", "--nfakewriters=0", "--seed",
+			       "0x10", "--stat-interval", "500ms",
+			       "--stop-on-failure", "-q", NULL),
+			 0);
+	assert_string_equal(c.flavor_name, "busted");
+	assert_true(c.duration_ns == 120 * NSEC_PER_SEC);
+	assert_int_equal(c.nreaders, 3);
+	assert_int_equal(c.nfakewriters, 0);
+	assert_true(c.seed == 16 && c.seed_given);
+	assert_true(c.stat_interval_ns == 500 * NSEC_PER_MSEC);
+	assert_true(c.stop_on_failure);
+	assert_int_equal(c.verbose, 0);
+}
+
+static void kernel_style_parameters(void **state)
+{
+	struct rcut_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, "rcutorture.nreaders=5",
+			       "rcutorture.torture_type=busted",
+			       "rcutorture.stat_interval=7",
+			       "rcutorture.shutdown_secs=9",
+			       "rcutorture.nfakewriters=2",
+			       "rcutorture.stop_on_failure=1",
+			       "rcutorture.verbose=2", NULL),
+			 0);
+	assert_int_equal(c.nreaders, 5);
+	assert_string_equal(c.flavor_name, "busted");
+	assert_true(c.stat_interval_ns == 7 * NSEC_PER_SEC);
+	assert_true(c.duration_ns == 9 * NSEC_PER_SEC);
+	assert_int_equal(c.nfakewriters, 2);
+	assert_true(c.stop_on_failure);
+	assert_int_equal(c.verbose, 2);
+	assert_int_equal(parse(&c, "--stop-on-failure",
+			       "rcutorture.stop-on-failure=off", NULL),
+			 0);
+	assert_false(c.stop_on_failure);
+}
+
+static void flavor_parameters_are_collected(void **state)
+{
+	struct rcut_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, "memb.a=1", "--nreaders", "2", "x.y=z", NULL), 0);
+	assert_int_equal(c.nparams, 2);
+	assert_string_equal(c.params[0], "memb.a=1");
+	assert_string_equal(c.params[1], "x.y=z");
+}
+
+static void actions(void **state)
+{
+	struct rcut_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, "--help", NULL), 0);
+	assert_int_equal(c.action, RCUT_ACTION_HELP);
+	assert_int_equal(parse(&c, "--version", NULL), 0);
+	assert_int_equal(c.action, RCUT_ACTION_VERSION);
+	assert_int_equal(parse(&c, "--list-flavors", NULL), 0);
+	assert_int_equal(c.action, RCUT_ACTION_LIST_FLAVORS);
+}
+
+static void bad_counts(void **state)
+{
+	(void)state;
+	assert_parse_error("--nreaders", "--nreaders", "-1");
+	assert_parse_error("from 1 to 4096", "--nreaders", "0");
+	assert_parse_error("--nreaders", "--nreaders", "4097");
+	assert_parse_error("--nreaders", "--nreaders", "two");
+	assert_parse_error("--nfakewriters", "--nfakewriters", "-2");
+	assert_parse_error("--seed", "--seed", "-5");
+}
+
+static void bad_durations(void **state)
+{
+	(void)state;
+	assert_parse_error("--duration", "--duration", "10x");
+	assert_parse_error("suffix ms, s, m, h or d", "--duration", "soon");
+	assert_parse_error("--stat-interval", "--stat-interval", "-1s");
+	assert_parse_error("--duration", "rcutorture.shutdown_secs=forever");
+}
+
+static void bad_words(void **state)
+{
+	(void)state;
+	assert_parse_error("--bogus", "--bogus");
+	assert_parse_error("unexpected argument 'hello'", "hello");
+	assert_parse_error("rcutorture.nosuch", "rcutorture.nosuch=1");
+	assert_parse_error("rcutorture.stop-on-failure", "rcutorture.stop_on_failure=maybe");
+	assert_parse_error("--nreaders", "rcutorture.nreaders=-3");
+	assert_parse_error("missing value", "--flavor");
+}
+
+static void resolve_flavors(void **state)
+{
+	const struct rcut_flavor *f = NULL;
+	struct rcut_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, "--flavor", "urcu-memb", NULL), 0);
+	assert_int_equal(rcut_options_resolve(&c, &f, err, sizeof(err)), 0);
+	assert_string_equal(f->name, "memb");
+
+	assert_int_equal(parse(&c, "--flavor", "nosuch", NULL), 0);
+	assert_int_equal(rcut_options_resolve(&c, &f, err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "--flavor: unknown flavor 'nosuch'"));
+	assert_non_null(strstr(err, "memb"));
+	assert_non_null(strstr(err, "busted"));
+
+	assert_int_equal(parse(&c, "memb.nosuch=1", NULL), 0);
+	assert_int_equal(rcut_options_resolve(&c, &f, err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "unknown parameter 'nosuch'"));
+
+	assert_int_equal(parse(&c, "prcu.migrate_cbs=0", NULL), 0);
+	assert_int_equal(rcut_options_resolve(&c, &f, err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "parameter for flavor 'prcu'"));
+}
+
+/* A flavor with one parameter of each type, for the generic parser. */
+static long int_val = 5, bool_val, enum_val;
+static const char *const policies[] = { "old", "new", NULL };
+static const struct rcut_param test_params[] = {
+	{ "depth", "an int", RCUT_PARAM_INT, 1, 10, NULL, &int_val },
+	{ "fast", "a bool", RCUT_PARAM_BOOL, 0, 1, NULL, &bool_val },
+	{ "policy", "an enum", RCUT_PARAM_ENUM, 0, 0, policies, &enum_val },
+	{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
+};
+static const struct rcut_flavor test_flavor = {
+	.abi_version = RCUT_FLAVOR_ABI_VERSION,
+	.name = "tf",
+	.params = test_params,
+};
+
+static void flavor_parameter_values(void **state)
+{
+	(void)state;
+	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.depth=7", err, sizeof(err)), 0);
+	assert_int_equal(int_val, 7);
+	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.fast=yes", err, sizeof(err)), 0);
+	assert_int_equal(bool_val, 1);
+	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.policy=new", err, sizeof(err)), 0);
+	assert_int_equal(enum_val, 1);
+
+	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.depth=11", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "tf.depth: bad value '11'; expected an integer from 1 to 10"));
+	assert_int_equal(int_val, 7);
+	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.fast=2", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "boolean"));
+	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.policy=mid", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "one of old, new"));
+	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.color=red", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "tf accepts depth, fast, policy"));
+	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.=1", err, sizeof(err)), -1);
+	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tfdepth=1", err, sizeof(err)), -1);
+}
+
+static void flavor_validation(void **state)
+{
+	struct rcut_flavor f = rcut_flavor_busted;
+
+	(void)state;
+	assert_int_equal(rcut_flavor_validate(&f, err, sizeof(err)), 0);
+	f.abi_version = RCUT_FLAVOR_ABI_VERSION + 1;
+	assert_int_equal(rcut_flavor_validate(&f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "ABI version"));
+	f = rcut_flavor_busted;
+	f.synchronize = NULL;
+	assert_int_equal(rcut_flavor_validate(&f, err, sizeof(err)), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(defaults),
+		cmocka_unit_test(long_options),
+		cmocka_unit_test(kernel_style_parameters),
+		cmocka_unit_test(flavor_parameters_are_collected),
+		cmocka_unit_test(actions),
+		cmocka_unit_test(bad_counts),
+		cmocka_unit_test(bad_durations),
+		cmocka_unit_test(bad_words),
+		cmocka_unit_test(resolve_flavors),
+		cmocka_unit_test(flavor_parameter_values),
+		cmocka_unit_test(flavor_validation),
+	};
+
+	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
+}

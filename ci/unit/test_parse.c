@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests: duration, integer, seed and boolean parsing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../cmd/parse.h"
+
+static void durations_with_suffixes(void **state)
+{
+	uint64_t ns;
+
+	(void)state;
+	assert_int_equal(rcut_parse_duration("10", &ns), 0);
+	assert_true(ns == 10 * NSEC_PER_SEC);
+	assert_int_equal(rcut_parse_duration("250ms", &ns), 0);
+	assert_true(ns == 250 * NSEC_PER_MSEC);
+	assert_int_equal(rcut_parse_duration("3s", &ns), 0);
+	assert_true(ns == 3 * NSEC_PER_SEC);
+	assert_int_equal(rcut_parse_duration("2m", &ns), 0);
+	assert_true(ns == 120 * NSEC_PER_SEC);
+	assert_int_equal(rcut_parse_duration("1h", &ns), 0);
+	assert_true(ns == 3600 * NSEC_PER_SEC);
+	assert_int_equal(rcut_parse_duration("1d", &ns), 0);
+	assert_true(ns == 86400 * NSEC_PER_SEC);
+	assert_int_equal(rcut_parse_duration("0", &ns), 0);
+	assert_true(ns == 0);
+}
+
+static void durations_with_fractions(void **state)
+{
+	uint64_t ns;
+
+	(void)state;
+	assert_int_equal(rcut_parse_duration("0.1s", &ns), 0);
+	assert_true(ns == 100 * NSEC_PER_MSEC);
+	assert_int_equal(rcut_parse_duration("1.5m", &ns), 0);
+	assert_true(ns == 90 * NSEC_PER_SEC);
+	assert_int_equal(rcut_parse_duration(".5", &ns), 0);
+	assert_true(ns == 500 * NSEC_PER_MSEC);
+	assert_int_equal(rcut_parse_duration("2.", &ns), 0);
+	assert_true(ns == 2 * NSEC_PER_SEC);
+}
+
+static void bad_durations(void **state)
+{
+	static const char *const bad[] = {
+		"", "s", "ms", "-1", "1x", "1 s", " 1", "1sec", "1.2.3", "abc",
+		"1e3", "0x10", "366d", "99999999999999999999", ".", "1mss",
+	};
+	uint64_t ns = 42;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (rcut_parse_duration(bad[i], &ns) != -1)
+			fail_msg("duration '%s' was accepted", bad[i]);
+	}
+	assert_int_equal(rcut_parse_duration(NULL, &ns), -1);
+	assert_true(ns == 42);
+}
+
+static void duration_limit(void **state)
+{
+	uint64_t ns;
+
+	(void)state;
+	assert_int_equal(rcut_parse_duration("365d", &ns), 0);
+	assert_int_equal(rcut_parse_duration("365.5d", &ns), -1);
+	assert_int_equal(rcut_parse_duration("8761h", &ns), -1);
+}
+
+static void longs_in_range(void **state)
+{
+	long v;
+
+	(void)state;
+	assert_int_equal(rcut_parse_long("0", 0, 10, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(rcut_parse_long("10", 0, 10, &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(rcut_parse_long("-3", -5, 5, &v), 0);
+	assert_int_equal(v, -3);
+	assert_int_equal(rcut_parse_long("11", 0, 10, &v), -1);
+	assert_int_equal(rcut_parse_long("-1", 0, 10, &v), -1);
+	assert_int_equal(rcut_parse_long("", 0, 10, &v), -1);
+	assert_int_equal(rcut_parse_long(" 1", 0, 10, &v), -1);
+	assert_int_equal(rcut_parse_long("1 ", 0, 10, &v), -1);
+	assert_int_equal(rcut_parse_long("1.0", 0, 10, &v), -1);
+	assert_int_equal(rcut_parse_long("99999999999999999999999", 0, 10, &v), -1);
+}
+
+static void seeds(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(rcut_parse_u64("12345", &v), 0);
+	assert_true(v == 12345);
+	assert_int_equal(rcut_parse_u64("0xdeadbeef", &v), 0);
+	assert_true(v == 0xdeadbeef);
+	assert_int_equal(rcut_parse_u64("18446744073709551615", &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(rcut_parse_u64("18446744073709551616", &v), -1);
+	assert_int_equal(rcut_parse_u64("-1", &v), -1);
+	assert_int_equal(rcut_parse_u64("12a", &v), -1);
+	assert_int_equal(rcut_parse_u64("", &v), -1);
+}
+
+static void booleans(void **state)
+{
+	bool b;
+
+	(void)state;
+	assert_int_equal(rcut_parse_bool("yes", &b), 0);
+	assert_true(b);
+	assert_int_equal(rcut_parse_bool("Off", &b), 0);
+	assert_false(b);
+	assert_int_equal(rcut_parse_bool("1", &b), 0);
+	assert_true(b);
+	assert_int_equal(rcut_parse_bool("n", &b), 0);
+	assert_false(b);
+	assert_int_equal(rcut_parse_bool("2", &b), -1);
+	assert_int_equal(rcut_parse_bool("", &b), -1);
+}
+
+static void duration_format_round_trips(void **state)
+{
+	static const char *const texts[] = { "3s", "250ms", "120s", "0s" };
+	char buf[32];
+	uint64_t ns;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		assert_int_equal(rcut_parse_duration(texts[i], &ns), 0);
+		rcut_format_duration(ns, buf, sizeof(buf));
+		assert_string_equal(buf, texts[i]);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(durations_with_suffixes),
+		cmocka_unit_test(durations_with_fractions),
+		cmocka_unit_test(bad_durations),
+		cmocka_unit_test(duration_limit),
+		cmocka_unit_test(longs_in_range),
+		cmocka_unit_test(seeds),
+		cmocka_unit_test(booleans),
+		cmocka_unit_test(duration_format_round_trips),
+	};
+
+	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);
+}
