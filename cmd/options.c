@@ -41,9 +41,11 @@ static const struct argp_option options[] = {
 	{ "list-flavors", OPT_LIST_FLAVORS, NULL, 0,
 	  "List the flavors, their primitives and parameters, and exit", 0 },
 	{ "duration", OPT_DURATION, "DURATION", 0,
-	  "How long to run: a number with suffix ms, s, m, h or d; a bare number is seconds; 0 runs until SIGINT (default: 30s)", 0 },
+	  "How long to run: a number with suffix ms, s, m, h or d; a bare number is seconds; 0 runs until SIGINT (default: 30s)",
+	  0 },
 	{ "seed", OPT_SEED, "N", 0,
-	  "Seed for every random choice, decimal or 0x-hex (default: from the clock; always printed)", 0 },
+	  "Seed for every random choice, decimal or 0x-hex (default: from the clock; always printed)",
+	  0 },
 	{ "stop-on-failure", OPT_STOP_ON_FAILURE, NULL, 0,
 	  "End the run at the first failure instead of at --duration", 0 },
 
@@ -55,14 +57,18 @@ static const struct argp_option options[] = {
 
 	{ NULL, 0, NULL, 0, "Output:", 3 },
 	{ "stat-interval", OPT_STAT_INTERVAL, "DURATION", 0,
-	  "Print the stats block this often; 0 prints it only at the end (default: 15s)", 0 },
-	{ "verbose", OPT_VERBOSE, NULL, 0, "Print more (start-up details)", 0 },
+	  "Print the stats block this often; 0 prints it only at the end (default: 15s)",
+	  0 },
+	{ "verbose", OPT_VERBOSE, NULL, 0,
+	  "Print more: the flavor's primitives and the threads at start", 0 },
 	{ "quiet", OPT_QUIET, NULL, 0,
-	  "Print only the final stats block and verdict", 0 },
+	  "No periodic stats blocks: only the final block, failures and the verdict",
+	  0 },
 
 	{ NULL, 0, NULL, 0, "Information:", -1 },
 	{ "help", OPT_HELP, NULL, 0, "Print this help and exit", -1 },
-	{ "usage", OPT_USAGE, NULL, 0, "Print a short usage message and exit", -1 },
+	{ "usage", OPT_USAGE, NULL, 0, "Print a short usage message and exit",
+	  -1 },
 	{ "version", OPT_VERSION, NULL, 0, "Print the version and exit", -1 },
 	{ 0 },
 };
@@ -104,8 +110,10 @@ static int parse_count(struct parse_ctx *ctx, const char *opt, const char *arg,
 		       long min, long max, long *out)
 {
 	if (rcut_parse_long(arg, min, max, out))
-		return fail(ctx, "--%s: '%s' is not valid; expected an integer from %ld to %ld",
-			    opt, arg, min, max);
+		return fail(
+			ctx,
+			"--%s: '%s' is not valid; expected an integer from %ld to %ld",
+			opt, arg, min, max);
 	return 0;
 }
 
@@ -113,8 +121,10 @@ static int parse_dur(struct parse_ctx *ctx, const char *opt, const char *arg,
 		     uint64_t *out)
 {
 	if (rcut_parse_duration(arg, out))
-		return fail(ctx, "--%s: '%s' is not a duration; expected a number with optional suffix ms, s, m, h or d (up to 365d)",
-			    opt, arg);
+		return fail(
+			ctx,
+			"--%s: '%s' is not a duration; expected a number with optional suffix ms, s, m, h or d (up to 365d)",
+			opt, arg);
 	return 0;
 }
 
@@ -126,7 +136,8 @@ static int apply_option(struct parse_ctx *ctx, int key, const char *arg)
 	switch (key) {
 	case OPT_FLAVOR:
 		if (!arg[0])
-			return fail(ctx, "--flavor: empty name; expected one of %s",
+			return fail(ctx,
+				    "--flavor: empty name; expected one of %s",
 				    rcut_flavor_names());
 		cfg->flavor_name = arg;
 		return 0;
@@ -134,8 +145,10 @@ static int apply_option(struct parse_ctx *ctx, int key, const char *arg)
 		return parse_dur(ctx, "duration", arg, &cfg->duration_ns);
 	case OPT_SEED:
 		if (rcut_parse_u64(arg, &cfg->seed))
-			return fail(ctx, "--seed: '%s' is not valid; expected an unsigned 64-bit number (decimal or 0x-hex)",
-				    arg);
+			return fail(
+				ctx,
+				"--seed: '%s' is not valid; expected an unsigned 64-bit number (decimal or 0x-hex)",
+				arg);
 		cfg->seed_given = true;
 		return 0;
 	case OPT_NREADERS:
@@ -182,14 +195,18 @@ static int apply_kernel_flag(struct parse_ctx *ctx, int key, const char *name,
 	if (key == OPT_VERBOSE) {
 		/* The kernel's verbose is a level: 0 quiet, 1, 2 chatty. */
 		if (rcut_parse_long(value, 0, 2, &level))
-			return fail(ctx, "rcutorture.%s: '%s' is not valid; expected 0, 1 or 2",
-				    name, value);
+			return fail(
+				ctx,
+				"rcutorture.%s: '%s' is not valid; expected 0, 1 or 2",
+				name, value);
 		ctx->cfg->verbose = (int)level;
 		return 0;
 	}
 	if (rcut_parse_bool(value, &on))
-		return fail(ctx, "rcutorture.%s: '%s' is not valid; expected a boolean (0/1, y/n, true/false, on/off)",
-			    name, value);
+		return fail(
+			ctx,
+			"rcutorture.%s: '%s' is not valid; expected a boolean (0/1, y/n, true/false, on/off)",
+			name, value);
 	if (key == OPT_STOP_ON_FAILURE) {
 		ctx->cfg->stop_on_failure = on;
 		return 0;
@@ -212,7 +229,8 @@ static const struct {
 /* "rcutorture.PARAM=VALUE": the option --PARAM with VALUE. */
 static int apply_kernel_param(struct parse_ctx *ctx, const char *text)
 {
-	const char *name = text + strlen("rcutorture."), *eq = strchr(name, '=');
+	const char *name = text + strlen("rcutorture."),
+		   *eq = strchr(name, '=');
 	char opt[64];
 	size_t len;
 
@@ -224,10 +242,12 @@ static int apply_kernel_param(struct parse_ctx *ctx, const char *text)
 	for (size_t i = 0; i < len; i++)
 		if (opt[i] == '_')
 			opt[i] = '-';
-	for (size_t i = 0; i < sizeof(kernel_aliases) / sizeof(kernel_aliases[0]); i++) {
+	for (size_t i = 0;
+	     i < sizeof(kernel_aliases) / sizeof(kernel_aliases[0]); i++) {
 		if (strncmp(name, kernel_aliases[i].kernel, len) == 0 &&
 		    kernel_aliases[i].kernel[len] == '\0')
-			snprintf(opt, sizeof(opt), "%s", kernel_aliases[i].ours);
+			snprintf(opt, sizeof(opt), "%s",
+				 kernel_aliases[i].ours);
 	}
 	for (const struct argp_option *o = options; o->name || o->doc; o++) {
 		if (!o->name || strcmp(o->name, opt) || o->key == OPT_HELP ||
@@ -238,8 +258,10 @@ static int apply_kernel_param(struct parse_ctx *ctx, const char *text)
 			return apply_option(ctx, o->key, eq + 1);
 		return apply_kernel_flag(ctx, o->key, opt, eq + 1);
 	}
-	return fail(ctx, "'%s': unknown parameter rcutorture.%.*s; see rcutorture --help for the options it maps to",
-		    text, (int)len, name);
+	return fail(
+		ctx,
+		"'%s': unknown parameter rcutorture.%.*s; see rcutorture --help for the options it maps to",
+		text, (int)len, name);
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
@@ -251,8 +273,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (!strncmp(arg, "rcutorture.", strlen("rcutorture.")))
 			return apply_kernel_param(ctx, arg);
 		if (!strchr(arg, '=') || !strchr(arg, '.'))
-			return fail(ctx, "unexpected argument '%s'; expected NAME.KEY=VALUE or an option (see --help)",
-				    arg);
+			return fail(
+				ctx,
+				"unexpected argument '%s'; expected NAME.KEY=VALUE or an option (see --help)",
+				arg);
 		if (ctx->cfg->nparams >= RCUT_MAX_PARAMS)
 			return fail(ctx, "'%s': more than %d flavor parameters",
 				    arg, RCUT_MAX_PARAMS);
@@ -260,7 +284,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case ARGP_KEY_ERROR:
 		if (state->next > 0 && state->next <= state->argc)
-			fail(ctx, "unknown option or missing value: '%s'; see rcutorture --help",
+			fail(ctx,
+			     "unknown option or missing value: '%s'; see rcutorture --help",
 			     state->argv[state->next - 1]);
 		else
 			fail(ctx, "bad command line; see rcutorture --help");
@@ -277,7 +302,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp argp = { options, parse_opt, "[NAME.KEY=VALUE...]",
-				  doc, NULL, NULL, NULL };
+				  doc,	   NULL,      NULL,
+				  NULL };
 
 int rcut_options_parse(int argc, char **argv, struct rcut_config *cfg,
 		       char *err, size_t errlen)
@@ -287,12 +313,14 @@ int rcut_options_parse(int argc, char **argv, struct rcut_config *cfg,
 
 	err[0] = '\0';
 	e = argp_parse(&argp, argc, argv,
-		       ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP | ARGP_IN_ORDER,
+		       ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP |
+			       ARGP_IN_ORDER,
 		       NULL, &ctx);
 	if (ctx.failed)
 		return 2;
 	if (e) {
-		snprintf(err, errlen, "bad command line (%s); see rcutorture --help",
+		snprintf(err, errlen,
+			 "bad command line (%s); see rcutorture --help",
 			 strerror(e));
 		return 2;
 	}
@@ -306,7 +334,8 @@ int rcut_options_resolve(const struct rcut_config *cfg,
 	const struct rcut_flavor *f = rcut_flavor_find(cfg->flavor_name);
 
 	if (!f) {
-		snprintf(err, errlen, "--flavor: unknown flavor '%s'; expected one of %s",
+		snprintf(err, errlen,
+			 "--flavor: unknown flavor '%s'; expected one of %s",
 			 cfg->flavor_name, rcut_flavor_names());
 		return 2;
 	}

@@ -15,8 +15,8 @@ static const struct {
 	const char *suffix;
 	uint64_t ns;
 } duration_units[] = {
-	{ "ms", NSEC_PER_MSEC },	 { "s", NSEC_PER_SEC },
-	{ "m", 60 * NSEC_PER_SEC },	 { "h", 3600 * NSEC_PER_SEC },
+	{ "ms", NSEC_PER_MSEC },       { "s", NSEC_PER_SEC },
+	{ "m", 60 * NSEC_PER_SEC },    { "h", 3600 * NSEC_PER_SEC },
 	{ "d", 86400 * NSEC_PER_SEC }, { "", NSEC_PER_SEC },
 };
 
@@ -51,14 +51,16 @@ int rcut_parse_duration(const char *text, uint64_t *ns)
 	}
 	if (!digits)
 		return -1;
-	for (size_t i = 0; i < sizeof(duration_units) / sizeof(duration_units[0]); i++) {
+	for (size_t i = 0;
+	     i < sizeof(duration_units) / sizeof(duration_units[0]); i++) {
 		uint64_t unit = duration_units[i].ns;
 
 		if (strcmp(p, duration_units[i].suffix) != 0)
 			continue;
 		if (whole > MAX_DURATION_NS / unit)
 			return -1;
-		*ns = whole * unit + (uint64_t)((__uint128_t)frac * unit / frac_scale);
+		*ns = whole * unit +
+		      (uint64_t)((__uint128_t)frac * unit / frac_scale);
 		return *ns > MAX_DURATION_NS ? -1 : 0;
 	}
 	return -1;
@@ -87,7 +89,14 @@ int rcut_parse_u64(const char *text, uint64_t *value)
 	if (!text || !isdigit((unsigned char)*text))
 		return -1;
 	errno = 0;
-	v = strtoull(text, &end, 0);
+	/* Base 16 only with 0x: a leading zero is not octal here. */
+	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+		v = strtoull(text + 2, &end, 16);
+	else
+		v = strtoull(text, &end, 10);
+	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X') &&
+	    end == text + 2)
+		return -1;
 	if (errno || *end)
 		return -1;
 	*value = v;
@@ -117,9 +126,11 @@ int rcut_parse_bool(const char *text, bool *value)
 void rcut_format_duration(uint64_t ns, char *buf, unsigned long len)
 {
 	if (ns % NSEC_PER_SEC == 0)
-		snprintf(buf, len, "%llus", (unsigned long long)(ns / NSEC_PER_SEC));
+		snprintf(buf, len, "%llus",
+			 (unsigned long long)(ns / NSEC_PER_SEC));
 	else if (ns % NSEC_PER_MSEC == 0)
-		snprintf(buf, len, "%llums", (unsigned long long)(ns / NSEC_PER_MSEC));
+		snprintf(buf, len, "%llums",
+			 (unsigned long long)(ns / NSEC_PER_MSEC));
 	else
 		snprintf(buf, len, "%lluns", (unsigned long long)ns);
 }

@@ -19,7 +19,8 @@ static void busted_synchronize(void)
 {
 }
 
-static void busted_call(struct rcut_head *head, void (*func)(struct rcut_head *))
+static void busted_call(struct rcut_head *head,
+			void (*func)(struct rcut_head *))
 {
 	head->func = func;
 	func(head);

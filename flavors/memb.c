@@ -31,7 +31,8 @@ static void memb_synchronize(void)
 static void memb_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 {
 	head->func = func;
-	urcu_memb_call_rcu((struct rcu_head *)(void *)head, urcu_adapter_invoke);
+	urcu_memb_call_rcu((struct rcu_head *)(void *)head,
+			   urcu_adapter_invoke);
 }
 
 static void memb_ref_loop(unsigned long n)

@@ -17,7 +17,8 @@ const struct rcut_flavor_entry rcut_builtin_flavors[] = {
 
 const struct rcut_flavor *rcut_flavor_find(const char *name)
 {
-	for (const struct rcut_flavor_entry *e = rcut_builtin_flavors; e->flavor; e++) {
+	for (const struct rcut_flavor_entry *e = rcut_builtin_flavors;
+	     e->flavor; e++) {
 		if (!strcmp(name, e->flavor->name))
 			return e->flavor;
 		for (const char *const *a = e->aliases; a && *a; a++)
@@ -32,25 +33,27 @@ const char *rcut_flavor_names(void)
 	static char buf[512];
 
 	if (!buf[0]) {
-		for (const struct rcut_flavor_entry *e = rcut_builtin_flavors; e->flavor; e++) {
+		for (const struct rcut_flavor_entry *e = rcut_builtin_flavors;
+		     e->flavor; e++) {
 			if (buf[0])
-				strncat(buf, ", ", sizeof(buf) - strlen(buf) - 1);
-			strncat(buf, e->flavor->name, sizeof(buf) - strlen(buf) - 1);
+				strncat(buf, ", ",
+					sizeof(buf) - strlen(buf) - 1);
+			strncat(buf, e->flavor->name,
+				sizeof(buf) - strlen(buf) - 1);
 		}
 	}
 	return buf;
 }
 
-/* The capability summary column of --list-flavors. */
-static void format_caps(const struct rcut_flavor *f, char *buf, size_t len)
+void rcut_flavor_caps(const struct rcut_flavor *f, char *buf, size_t len)
 {
 	snprintf(buf, len, "sync%s%s%s%s%s%s%s",
-		 f->synchronize_expedited ? ",exp" : "",
-		 f->call ? ",call" : "", f->barrier ? ",barrier" : "",
-		 f->poll_gp_state ? ",poll" : "",
+		 f->synchronize_expedited ? ",exp" : "", f->call ? ",call" : "",
+		 f->barrier ? ",barrier" : "", f->poll_gp_state ? ",poll" : "",
 		 f->cond_sync ? ",cond" : "",
 		 f->caps & RCUT_CAP_QSBR ? ",qsbr" : "",
-		 f->caps & RCUT_CAP_READER_MAY_BLOCK ? ",blocking-readers" : "");
+		 f->caps & RCUT_CAP_READER_MAY_BLOCK ? ",blocking-readers" :
+						       "");
 }
 
 void rcut_flavor_list(FILE *out)
@@ -58,23 +61,26 @@ void rcut_flavor_list(FILE *out)
 	char caps[128];
 
 	fprintf(out, "%-10s %-36s %s\n", "FLAVOR", "PRIMITIVES", "DESCRIPTION");
-	for (const struct rcut_flavor_entry *e = rcut_builtin_flavors; e->flavor; e++) {
+	for (const struct rcut_flavor_entry *e = rcut_builtin_flavors;
+	     e->flavor; e++) {
 		const struct rcut_flavor *f = e->flavor;
 
-		format_caps(f, caps, sizeof(caps));
+		rcut_flavor_caps(f, caps, sizeof(caps));
 		fprintf(out, "%-10s %-36s %s\n", f->name, caps, f->description);
 		for (const char *const *a = e->aliases; a && *a; a++)
-			fprintf(out, "%-10s %-36s (alias of %s)\n", *a, "", f->name);
+			fprintf(out, "%-10s %-36s (alias of %s)\n", *a, "",
+				f->name);
 		for (const struct rcut_param *p = f->params; p && p->name; p++)
-			fprintf(out, "%-10s   %s.%s=%ld: %s\n", "", f->name, p->name,
-				*p->value, p->help);
+			fprintf(out, "%-10s   %s.%s=%ld: %s\n", "", f->name,
+				p->name, *p->value, p->help);
 	}
 }
 
 int rcut_flavor_validate(const struct rcut_flavor *f, char *err, size_t errlen)
 {
 	if (f->abi_version != RCUT_FLAVOR_ABI_VERSION) {
-		snprintf(err, errlen, "flavor ABI version %u, this rcutorture needs %u",
+		snprintf(err, errlen,
+			 "flavor ABI version %u, this rcutorture needs %u",
 			 f->abi_version, RCUT_FLAVOR_ABI_VERSION);
 		return -1;
 	}
@@ -83,8 +89,10 @@ int rcut_flavor_validate(const struct rcut_flavor *f, char *err, size_t errlen)
 		return -1;
 	}
 	if (!f->read_lock || !f->read_unlock || !f->synchronize) {
-		snprintf(err, errlen, "flavor %s lacks read_lock, read_unlock or synchronize",
-			 f->name);
+		snprintf(
+			err, errlen,
+			"flavor %s lacks read_lock, read_unlock or synchronize",
+			f->name);
 		return -1;
 	}
 	return 0;
@@ -97,7 +105,8 @@ static void describe_param(const struct rcut_param *p, char *buf, size_t len)
 
 	switch (p->type) {
 	case RCUT_PARAM_INT:
-		snprintf(buf, len, "an integer from %ld to %ld", p->min, p->max);
+		snprintf(buf, len, "an integer from %ld to %ld", p->min,
+			 p->max);
 		break;
 	case RCUT_PARAM_BOOL:
 		snprintf(buf, len, "a boolean (0/1, y/n, true/false, on/off)");
@@ -106,7 +115,8 @@ static void describe_param(const struct rcut_param *p, char *buf, size_t len)
 		snprintf(buf, len, "one of ");
 		for (const char *const *c = p->choices; c && *c; c++) {
 			used = strlen(buf);
-			snprintf(buf + used, len - used, "%s%s", c == p->choices ? "" : ", ", *c);
+			snprintf(buf + used, len - used, "%s%s",
+				 c == p->choices ? "" : ", ", *c);
 		}
 		break;
 	}
@@ -148,24 +158,29 @@ int rcut_flavor_set_param(const struct rcut_flavor *f, const char *arg,
 	size_t namelen, keylen;
 
 	if (!dot || !eq || dot > eq || dot == arg || eq == dot + 1) {
-		snprintf(err, errlen, "'%s': expected a flavor parameter NAME.KEY=VALUE", arg);
+		snprintf(err, errlen,
+			 "'%s': expected a flavor parameter NAME.KEY=VALUE",
+			 arg);
 		return -1;
 	}
 	namelen = (size_t)(dot - arg);
 	keylen = (size_t)(eq - dot - 1);
 	if (strlen(f->name) != namelen || strncmp(arg, f->name, namelen)) {
-		snprintf(err, errlen, "'%s': parameter for flavor '%.*s', but the flavor is '%s'",
-			 arg, (int)namelen, arg, f->name);
+		snprintf(
+			err, errlen,
+			"'%s': parameter for flavor '%.*s', but the flavor is '%s'",
+			arg, (int)namelen, arg, f->name);
 		return -1;
 	}
 	for (const struct rcut_param *p = f->params; p && p->name; p++) {
-		if (strlen(p->name) != keylen || strncmp(dot + 1, p->name, keylen))
+		if (strlen(p->name) != keylen ||
+		    strncmp(dot + 1, p->name, keylen))
 			continue;
 		if (parse_param_value(p, eq + 1) == 0)
 			return 0;
 		describe_param(p, accepted, sizeof(accepted));
-		snprintf(err, errlen, "%s.%s: bad value '%s'; expected %s", f->name,
-			 p->name, eq + 1, accepted);
+		snprintf(err, errlen, "%s.%s: bad value '%s'; expected %s",
+			 f->name, p->name, eq + 1, accepted);
 		return -1;
 	}
 	for (const struct rcut_param *p = f->params; p && p->name; p++) {

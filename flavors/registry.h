@@ -21,6 +21,9 @@ const struct rcut_flavor *rcut_flavor_find(const char *name);
 /* Comma-separated names of the built-in flavors, for error messages. */
 const char *rcut_flavor_names(void);
 
+/* The primitives f offers, comma-separated ("sync,exp,call,..."). */
+void rcut_flavor_caps(const struct rcut_flavor *f, char *buf, size_t len);
+
 /* Print the --list-flavors table. */
 void rcut_flavor_list(FILE *out);
 

@@ -10,7 +10,8 @@
 #include <rcutorture/flavor.h>
 #include <stdatomic.h>
 
-_Static_assert(sizeof(struct rcu_head) <= sizeof(((struct rcut_head *)0)->flavor_priv),
+_Static_assert(sizeof(struct rcu_head) <=
+		       sizeof(((struct rcut_head *)0)->flavor_priv),
 	       "liburcu's rcu_head must fit in rcut_head.flavor_priv");
 
 /* liburcu hands back its own rcu_head; find the harness's head around it. */
@@ -35,20 +36,20 @@ static void urcu_adapter_invoke(struct rcu_head *h)
  * by two or more overlapped a grace period that began and ended inside its
  * section (Reader Batch >= 2).
  */
-#define URCU_ADAPTER_GP_SEQ(prefix)                                            \
-	static atomic_ulong prefix##_gp_seq;                                   \
-	static unsigned long prefix##_get_gp_seq(void)                         \
-	{                                                                      \
-		return atomic_load_explicit(&prefix##_gp_seq,                  \
-					    memory_order_acquire);             \
-	}                                                                      \
-	static void prefix##_gp_completed(unsigned long started)               \
-	{                                                                      \
-		unsigned long cur = prefix##_get_gp_seq();                     \
-		while (cur < started + 1 &&                                    \
-		       !atomic_compare_exchange_weak(&prefix##_gp_seq, &cur,   \
-						     started + 1))             \
-			;                                                      \
+#define URCU_ADAPTER_GP_SEQ(prefix)                                          \
+	static atomic_ulong prefix##_gp_seq;                                 \
+	static unsigned long prefix##_get_gp_seq(void)                       \
+	{                                                                    \
+		return atomic_load_explicit(&prefix##_gp_seq,                \
+					    memory_order_acquire);           \
+	}                                                                    \
+	static void prefix##_gp_completed(unsigned long started)             \
+	{                                                                    \
+		unsigned long cur = prefix##_get_gp_seq();                   \
+		while (cur < started + 1 &&                                  \
+		       !atomic_compare_exchange_weak(&prefix##_gp_seq, &cur, \
+						     started + 1))           \
+			;                                                    \
 	}
 
 #endif /* FLAVORS_URCU_COMMON_H */

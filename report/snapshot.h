@@ -13,24 +13,24 @@
 #define RCUT_HIST_LEN (RCUT_PIPE_LEN + 1)
 
 struct rcut_snapshot {
-	uint64_t elapsed_ns; /* since the threads started */
-	const void *rtc; /* element readers currently see */
-	uint64_t ver; /* writer updates */
-	int tfle; /* free list empty */
+	uint64_t elapsed_ns;	 /* since the threads started */
+	const void *rtc;	 /* element readers currently see */
+	uint64_t ver;		 /* writer updates */
+	int tfle;		 /* free list empty */
 	uint64_t rta, rtaf, rtf; /* allocations, failed allocations, frees */
-	uint64_t rtmbe; /* reader saw an element marked not-in-use */
+	uint64_t rtmbe;		 /* reader saw an element marked not-in-use */
 	uint64_t mbchk_fail, mbchk_tries; /* rtmbkf */
-	uint64_t rtbe, rtbke, rtbf, rtb; /* barrier / boost errors */
-	uint64_t nt; /* timer reads (none in userspace) */
+	uint64_t rtbe, rtbke, rtbf, rtb;  /* barrier / boost errors */
+	uint64_t nt;			  /* timer reads (none in userspace) */
 	uint64_t barrier_ok, barrier_attempts, barrier_errors;
 	uint64_t read_exits;
-	uint64_t pipe[RCUT_HIST_LEN]; /* Reader Pipe */
-	uint64_t batch[RCUT_HIST_LEN]; /* Reader Batch */
+	uint64_t pipe[RCUT_HIST_LEN];	/* Reader Pipe */
+	uint64_t batch[RCUT_HIST_LEN];	/* Reader Batch */
 	uint64_t wcount[RCUT_HIST_LEN]; /* Free-Block Circulation */
-	uint64_t reads; /* read-side sections completed */
+	uint64_t reads;			/* read-side sections completed */
 	uint64_t gps; /* grace periods completed (flavor sequence or waits) */
 	uint64_t cbs_invoked; /* harness callbacks invoked */
-	uint64_t cbs_lost; /* callbacks never invoked by the final barrier */
+	uint64_t cbs_lost;    /* callbacks never invoked by the final barrier */
 };
 
 #endif /* REPORT_SNAPSHOT_H */

@@ -25,7 +25,8 @@ bool rcut_snapshot_failed(const struct rcut_snapshot *s, char *why, size_t len)
 	if (why && len)
 		why[0] = '\0';
 	if (rcut_hist_highest(s->pipe, RCUT_HIST_LEN) > 1) {
-		add_cause(why, len, "too-short grace period (Reader Pipe stage >= 2)");
+		add_cause(why, len,
+			  "too-short grace period (Reader Pipe stage >= 2)");
 		failed = true;
 	}
 	if (s->rtmbe) {
@@ -37,7 +38,8 @@ bool rcut_snapshot_failed(const struct rcut_snapshot *s, char *why, size_t len)
 		failed = true;
 	}
 	if (s->rtbe) {
-		add_cause(why, len, "rtbe (barrier returned before its callbacks ran)");
+		add_cause(why, len,
+			  "rtbe (barrier returned before its callbacks ran)");
 		failed = true;
 	}
 	if (s->rtbke || s->rtbf) {

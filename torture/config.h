@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #define RCUT_MAX_THREADS 4096 /* upper bound for every thread count */
-#define RCUT_MAX_PARAMS 64 /* NAME.KEY=VALUE arguments per run */
+#define RCUT_MAX_PARAMS 64    /* NAME.KEY=VALUE arguments per run */
 
 enum rcut_action {
 	RCUT_ACTION_RUN,
@@ -20,13 +20,13 @@ enum rcut_action {
 struct rcut_config {
 	enum rcut_action action;
 	const char *flavor_name; /* as given to --flavor */
-	uint64_t duration_ns; /* 0: until SIGINT/SIGTERM */
+	uint64_t duration_ns;	 /* 0: until SIGINT/SIGTERM */
 	uint64_t seed;
 	bool seed_given;
 	long nreaders; /* -1: one per CPU the process may use */
 	long nfakewriters;
 	uint64_t stat_interval_ns; /* 0: only the final report */
-	int verbose; /* 0 quiet, 1 normal, 2 verbose */
+	int verbose;		   /* 0 quiet, 1 normal, 2 verbose */
 	bool stop_on_failure;
 	int nparams;
 	const char *params[RCUT_MAX_PARAMS]; /* NAME.KEY=VALUE, unparsed */

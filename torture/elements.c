@@ -70,7 +70,8 @@ bool torture_elem_age(struct torture_elem *e)
 {
 	int i = atomic_load_explicit(&e->pipe_count, relaxed);
 
-	counter_inc(&torture_counters.wcount[i > RCUT_PIPE_LEN ? RCUT_PIPE_LEN : i]);
+	counter_inc(&torture_counters
+			     .wcount[i > RCUT_PIPE_LEN ? RCUT_PIPE_LEN : i]);
 	atomic_store_explicit(&e->pipe_count, i + 1, relaxed);
 	if (i + 1 < RCUT_PIPE_LEN)
 		return false;
@@ -82,8 +83,9 @@ bool torture_elem_age(struct torture_elem *e)
 /* The aging callback: one stage per grace period, re-posted until freed. */
 static void elem_age_cb(struct rcut_head *rh)
 {
-	struct torture_elem *e = (struct torture_elem *)((char *)rh -
-				offsetof(struct torture_elem, rh));
+	struct torture_elem *e =
+		(struct torture_elem *)((char *)rh -
+					offsetof(struct torture_elem, rh));
 
 	counter_inc(&torture_counters.cbs_invoked);
 	if (torture_elem_age(e)) {

@@ -14,7 +14,8 @@ void torture_fakewriter(struct torture_thread *t)
 	uint64_t barrier_odds = (uint64_t)torture_cfg->nfakewriters * 8;
 
 	while (!torture_must_stop()) {
-		torture_sleep_ns(torture_random(&t->rand) % FAKEWRITER_MAX_SLEEP_NS);
+		torture_sleep_ns(torture_random(&t->rand) %
+				 FAKEWRITER_MAX_SLEEP_NS);
 		if (torture_must_stop())
 			break;
 		if (f->barrier && torture_random(&t->rand) % barrier_odds == 0)

@@ -6,8 +6,8 @@
 #include "torture.h"
 
 enum torture_gp_kind {
-	GP_SYNC, /* synchronize() */
-	GP_EXP, /* synchronize_expedited() */
+	GP_SYNC,   /* synchronize() */
+	GP_EXP,	   /* synchronize_expedited() */
 	GP_NORMAL, /* call(): asynchronous */
 	GP_NKINDS,
 };

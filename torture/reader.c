@@ -13,7 +13,7 @@
 #include <sched.h>
 
 #define MAX_NESTING 4
-#define SHORT_DELAY_NS 200000ULL /* 200 us, the kernel's shortdelay_us */
+#define SHORT_DELAY_NS 200000ULL  /* 200 us, the kernel's shortdelay_us */
 #define LONG_DELAY_NS 50000000ULL /* 50 ms: long, but keeps CI runs brisk */
 
 /* What a read did, for the failure report. */
@@ -58,6 +58,24 @@ static unsigned long gp_diff(unsigned long end, unsigned long start)
 	return end - start;
 }
 
+/*
+ * rtmbe: the element must stay in use (mbtest 1) for as long as this
+ * reader holds it.  Checked on entry, as the kernel does, and again after
+ * the delay, which catches an element freed under a sleeping reader.
+ */
+static void check_in_use(struct torture_thread *t, struct torture_elem *p,
+			 const char *when)
+{
+	if (atomic_load_explicit(&p->mbtest, relaxed))
+		return;
+	counter_inc(&torture_counters.rtmbe);
+	torture_failure(
+		"rtmbe",
+		"reader %d saw element %p freed %s (mbtest 0, pipe stage %d)",
+		t->id, (void *)p, when,
+		atomic_load_explicit(&p->pipe_count, relaxed));
+}
+
 /* One read-side section; false if there was nothing to read yet. */
 static bool one_read(struct torture_thread *t)
 {
@@ -69,7 +87,8 @@ static bool one_read(struct torture_thread *t)
 	int pipe;
 
 	if ((f->caps & RCUT_CAP_NESTING) && torture_random(&t->rand) % 8 == 0)
-		rs.nesting = 2 + (int)(torture_random(&t->rand) % (MAX_NESTING - 1));
+		rs.nesting =
+			2 + (int)(torture_random(&t->rand) % (MAX_NESTING - 1));
 	for (int i = 0; i < rs.nesting; i++)
 		idx[i] = f->read_lock();
 	started = gp_seq();
@@ -79,14 +98,9 @@ static bool one_read(struct torture_thread *t)
 			f->read_unlock(idx[i]);
 		return false;
 	}
-	if (!atomic_load_explicit(&p->mbtest, relaxed)) {
-		counter_inc(&torture_counters.rtmbe);
-		torture_failure("rtmbe",
-				"reader %d saw element %p after it was freed (mbtest 0, pipe stage %d)",
-				t->id, (void *)p,
-				atomic_load_explicit(&p->pipe_count, relaxed));
-	}
+	check_in_use(t, p, "on entry");
 	read_delay(t, &rs);
+	check_in_use(t, p, "after the in-section delay");
 	pipe = atomic_load_explicit(&p->pipe_count, relaxed);
 	completed = gp_seq();
 	for (int i = rs.nesting - 1; i >= 0; i--)
@@ -95,15 +109,17 @@ static bool one_read(struct torture_thread *t)
 	if (pipe > RCUT_PIPE_LEN || pipe < 0)
 		pipe = RCUT_PIPE_LEN;
 	counter_inc_owned(&t->pipe[pipe]);
-	counter_inc_owned(&t->batch[rcut_hist_slot(gp_diff(completed, started), RCUT_HIST_LEN)]);
+	counter_inc_owned(&t->batch[rcut_hist_slot(gp_diff(completed, started),
+						   RCUT_HIST_LEN)]);
 	counter_inc_owned(&t->reads);
 	if (pipe > 1)
-		torture_failure("too-short grace period",
-				"reader %d saw element %p at pipe stage %d (nesting %d, in-section delay %llu us%s, GP sequence %lu..%lu)",
-				t->id, (void *)p, pipe, rs.nesting,
-				(unsigned long long)(rs.delay_ns / 1000),
-				rs.blocked ? ", yielded the CPU" : "", started,
-				completed);
+		torture_failure(
+			"too-short grace period",
+			"reader %d saw element %p at pipe stage %d (nesting %d, in-section delay %llu us%s, GP sequence %lu..%lu)",
+			t->id, (void *)p, pipe, rs.nesting,
+			(unsigned long long)(rs.delay_ns / 1000),
+			rs.blocked ? ", yielded the CPU" : "", started,
+			completed);
 	return true;
 }
 

@@ -10,18 +10,21 @@
 #include "run.h"
 
 #include "torture.h"
+#include "../cmd/parse.h"
+#include "../flavors/registry.h"
 #include "../report/text.h"
 #include "../report/verdict.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define MAIN_TICK_NS 10000000ULL /* main loop period: 10 ms */
-#define JOIN_BUDGET_NS 1000000000ULL /* threads must stop within 1 s */
+#define MAIN_TICK_NS 10000000ULL       /* main loop period: 10 ms */
+#define JOIN_BUDGET_NS 1000000000ULL   /* threads must stop within 1 s */
 #define BARRIER_BUDGET_NS 800000000ULL /* the final barrier gets 0.8 s */
 
 const struct rcut_config *torture_cfg;
@@ -30,12 +33,23 @@ atomic_bool torture_stopping;
 long torture_nreaders;
 
 static struct torture_thread *threads;
+
+/* CPUs this process may run on (taskset, cgroups), at least 1. */
+static long usable_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	return 1;
+}
 static int nthreads;
 
 /* A second SIGINT after the stop began: give up at once (status 130). */
 static void second_sigint(int sig)
 {
-	static const char msg[] = "rcutorture: interrupted again, exiting without the final report\n";
+	static const char msg[] =
+		"rcutorture: interrupted again, exiting without the final report\n";
 
 	(void)sig;
 	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
@@ -47,15 +61,32 @@ static void second_sigint(int sig)
 static void print_params(const char *what)
 {
 	const struct rcut_config *c = torture_cfg;
+	char interval[32], duration[32];
 
-	printf("%s-torture:--- %s: nreaders=%ld nfakewriters=%ld stat_interval=%.3g duration=%.3g seed=%llu stop_on_failure=%d",
+	rcut_format_duration(c->stat_interval_ns, interval, sizeof(interval));
+	rcut_format_duration(c->duration_ns, duration, sizeof(duration));
+	printf("%s-torture:--- %s: nreaders=%ld nfakewriters=%ld stat_interval=%s duration=%s seed=%llu stop_on_failure=%d",
 	       torture_flavor->name, what, torture_nreaders, c->nfakewriters,
-	       (double)c->stat_interval_ns / 1e9, (double)c->duration_ns / 1e9,
-	       (unsigned long long)c->seed, c->stop_on_failure);
+	       interval, duration, (unsigned long long)c->seed,
+	       c->stop_on_failure);
 	for (int i = 0; i < c->nparams; i++)
 		printf(" %s", c->params[i]);
 	putchar('\n');
 	fflush(stdout);
+}
+
+/* --verbose: what will run, before it runs. */
+static void print_setup(void)
+{
+	char caps[128];
+
+	rcut_flavor_caps(torture_flavor, caps, sizeof(caps));
+	printf("%s-torture: flavor %s: %s; primitives: %s\n",
+	       torture_flavor->name, torture_flavor->name,
+	       torture_flavor->description, caps);
+	printf("%s-torture: threads: 1 writer, %ld fake writers, %ld readers; element pool %d, pipe length %d\n",
+	       torture_flavor->name, torture_cfg->nfakewriters,
+	       torture_nreaders, TORTURE_POOL_SIZE, RCUT_PIPE_LEN);
 }
 
 static int start_threads(void)
@@ -66,7 +97,8 @@ static int start_threads(void)
 	nthreads = (int)(torture_nreaders + c->nfakewriters + 1);
 	threads = calloc((size_t)nthreads, sizeof(*threads));
 	if (!threads) {
-		fprintf(stderr, "rcutorture: cannot allocate the thread table\n");
+		fprintf(stderr,
+			"rcutorture: cannot allocate the thread table\n");
 		return -1;
 	}
 	if (torture_thread_start(&threads[n++], "writer", 0, torture_writer))
@@ -96,7 +128,8 @@ static int join_threads(uint64_t deadline)
 		if (torture_thread_join(&threads[i], deadline))
 			continue;
 		stuck++;
-		fprintf(stdout, "%s-torture: !!! %s %d did not stop within %.1f s of the end (stuck in the flavor?)\n",
+		fprintf(stdout,
+			"%s-torture: !!! %s %d did not stop within %.1f s of the end (stuck in the flavor?)\n",
 			torture_flavor->name, threads[i].kind, threads[i].id,
 			(double)JOIN_BUDGET_NS / 1e9);
 	}
@@ -131,14 +164,16 @@ static bool drain_callbacks(void)
 		return false;
 	helper.tid = tid;
 	helper.created = true;
-	return torture_thread_join(&helper, torture_now_ns() + BARRIER_BUDGET_NS);
+	return torture_thread_join(&helper,
+				   torture_now_ns() + BARRIER_BUDGET_NS);
 }
 
 /* Wait in 10 ms ticks until the deadline, a signal, or a failure stop. */
 static void main_loop(const sigset_t *sigs)
 {
 	const struct rcut_config *c = torture_cfg;
-	uint64_t deadline = c->duration_ns ? torture_now_ns() + c->duration_ns : 0;
+	uint64_t deadline =
+		c->duration_ns ? torture_now_ns() + c->duration_ns : 0;
 	uint64_t next_stats = torture_now_ns() + c->stat_interval_ns;
 	struct timespec tick = { 0, (long)MAIN_TICK_NS };
 	struct rcut_snapshot s;
@@ -160,7 +195,8 @@ static void main_loop(const sigset_t *sigs)
 			next_stats += c->stat_interval_ns;
 			if (c->verbose > 0) {
 				torture_snapshot(&s, threads, nthreads);
-				rcut_report_stats(stdout, torture_flavor->name, &s);
+				rcut_report_stats(stdout, torture_flavor->name,
+						  &s);
 			}
 		}
 	}
@@ -175,7 +211,8 @@ static int verdict(const struct rcut_snapshot *s, int stuck)
 
 	if (stuck)
 		return RCUT_EXIT_STALL;
-	if (rcut_snapshot_failed(s, NULL, 0) || torture_first_failure(&at, &check))
+	if (rcut_snapshot_failed(s, NULL, 0) ||
+	    torture_first_failure(&at, &check))
 		return RCUT_EXIT_FAILURE;
 	return RCUT_EXIT_SUCCESS;
 }
@@ -203,11 +240,8 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 	torture_cfg = cfg;
 	torture_flavor = f;
 	torture_nreaders = cfg->nreaders;
-	if (torture_nreaders < 0) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-		torture_nreaders = n > 0 ? n : 1;
-	}
+	if (torture_nreaders < 0)
+		torture_nreaders = usable_cpus();
 	if (f->init && f->init()) {
 		fprintf(stderr, "rcutorture: flavor %s failed to initialize\n",
 			f->name);
@@ -215,6 +249,8 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 	}
 	torture_pool_init();
 	print_params("Start of test");
+	if (cfg->verbose > 1)
+		print_setup();
 
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
@@ -240,16 +276,18 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 	if (drained) {
 		s.cbs_lost = torture_elems_in_flight();
 		if (s.cbs_lost)
-			torture_failure("lost callbacks",
-					"%llu aging callbacks were never invoked by the final barrier",
-					(unsigned long long)s.cbs_lost);
+			torture_failure(
+				"lost callbacks",
+				"%llu aging callbacks were never invoked by the final barrier",
+				(unsigned long long)s.cbs_lost);
 	}
 	rcut_report_stats(stdout, f->name, &s);
 	rcut_report_rates(stdout, f->name, &s);
 	print_first_failure();
 	status = verdict(&s, stuck || !drained);
 	print_params(status == RCUT_EXIT_STALL ? "End of test: STALL" :
-		     status ? "End of test: FAILURE" : "End of test: SUCCESS");
+		     status		       ? "End of test: FAILURE" :
+						 "End of test: SUCCESS");
 	if (stuck || !drained) {
 		/* Threads are stuck inside the flavor: no cleanup, no atexit. */
 		fflush(stdout);

@@ -34,7 +34,7 @@ static inline void counter_inc(_Atomic uint64_t *c)
 extern const struct rcut_config *torture_cfg;
 extern const struct rcut_flavor *torture_flavor;
 extern atomic_bool torture_stopping; /* every loop polls this */
-extern long torture_nreaders; /* resolved reader count */
+extern long torture_nreaders;	     /* resolved reader count */
 
 static inline bool torture_must_stop(void)
 {
@@ -85,7 +85,7 @@ extern struct torture_counters torture_counters;
 /* --- threads (torture/threads.c) --- */
 struct torture_thread {
 	const char *kind; /* "reader", "writer", "fakewriter", ... */
-	int id; /* index among threads of its kind */
+	int id;		  /* index among threads of its kind */
 	void (*fn)(struct torture_thread *t);
 	pthread_t tid;
 	bool created;
@@ -111,8 +111,8 @@ void torture_fakewriter(struct torture_thread *t);
 /* --- the element pool (torture/elements.c) --- */
 struct torture_elem {
 	_Atomic int pipe_count;
-	_Atomic int mbtest; /* 1 while allocated, 0 on the free list */
-	struct rcut_head rh; /* for asynchronous aging */
+	_Atomic int mbtest;	   /* 1 while allocated, 0 on the free list */
+	struct rcut_head rh;	   /* for asynchronous aging */
 	struct torture_elem *next; /* free list, writer's removed list */
 };
 

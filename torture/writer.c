@@ -35,7 +35,8 @@ void torture_writer(struct torture_thread *t)
 		struct torture_elem *e, *old;
 		enum torture_gp_kind kind;
 
-		torture_sleep_ns(torture_random(&t->rand) % WRITER_MAX_DELAY_NS);
+		torture_sleep_ns(torture_random(&t->rand) %
+				 WRITER_MAX_DELAY_NS);
 		e = torture_elem_alloc();
 		if (!e)
 			continue;

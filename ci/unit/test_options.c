@@ -22,7 +22,8 @@ static int parse(struct rcut_config *cfg, const char *first, ...)
 
 	rcut_config_defaults(cfg);
 	va_start(ap, first);
-	for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
+	for (const char *a = first; a && argc < 63;
+	     a = va_arg(ap, const char *))
 		argv[argc++] = (char *)a;
 	va_end(ap);
 	argv[argc] = NULL;
@@ -30,13 +31,13 @@ static int parse(struct rcut_config *cfg, const char *first, ...)
 }
 
 /* Expect a parse error whose message mentions 'needle'. */
-#define assert_parse_error(needle, ...)                                        \
-	do {                                                                   \
-		struct rcut_config c_;                                         \
-		assert_int_equal(parse(&c_, __VA_ARGS__, NULL), 2);            \
-		if (!strstr(err, needle))                                      \
-			fail_msg("error '%s' lacks '%s'", err, needle);        \
-		assert_null(strchr(err, '\n'));                                \
+#define assert_parse_error(needle, ...)                                 \
+	do {                                                            \
+		struct rcut_config c_;                                  \
+		assert_int_equal(parse(&c_, __VA_ARGS__, NULL), 2);     \
+		if (!strstr(err, needle))                               \
+			fail_msg("error '%s' lacks '%s'", err, needle); \
+		assert_null(strchr(err, '\n'));                         \
 	} while (0)
 
 static void defaults(void **state)
@@ -107,7 +108,8 @@ static void flavor_parameters_are_collected(void **state)
 	struct rcut_config c;
 
 	(void)state;
-	assert_int_equal(parse(&c, "memb.a=1", "--nreaders", "2", "x.y=z", NULL), 0);
+	assert_int_equal(
+		parse(&c, "memb.a=1", "--nreaders", "2", "x.y=z", NULL), 0);
 	assert_int_equal(c.nparams, 2);
 	assert_string_equal(c.params[0], "memb.a=1");
 	assert_string_equal(c.params[1], "x.y=z");
@@ -152,7 +154,8 @@ static void bad_words(void **state)
 	assert_parse_error("--bogus", "--bogus");
 	assert_parse_error("unexpected argument 'hello'", "hello");
 	assert_parse_error("rcutorture.nosuch", "rcutorture.nosuch=1");
-	assert_parse_error("rcutorture.stop-on-failure", "rcutorture.stop_on_failure=maybe");
+	assert_parse_error("rcutorture.stop-on-failure",
+			   "rcutorture.stop_on_failure=maybe");
 	assert_parse_error("--nreaders", "rcutorture.nreaders=-3");
 	assert_parse_error("missing value", "--flavor");
 }
@@ -200,24 +203,44 @@ static const struct rcut_flavor test_flavor = {
 static void flavor_parameter_values(void **state)
 {
 	(void)state;
-	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.depth=7", err, sizeof(err)), 0);
+	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.depth=7", err,
+					       sizeof(err)),
+			 0);
 	assert_int_equal(int_val, 7);
-	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.fast=yes", err, sizeof(err)), 0);
+	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.fast=yes", err,
+					       sizeof(err)),
+			 0);
 	assert_int_equal(bool_val, 1);
-	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.policy=new", err, sizeof(err)), 0);
+	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.policy=new",
+					       err, sizeof(err)),
+			 0);
 	assert_int_equal(enum_val, 1);
 
-	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.depth=11", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "tf.depth: bad value '11'; expected an integer from 1 to 10"));
+	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.depth=11", err,
+					       sizeof(err)),
+			 -1);
+	assert_non_null(strstr(
+		err,
+		"tf.depth: bad value '11'; expected an integer from 1 to 10"));
 	assert_int_equal(int_val, 7);
-	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.fast=2", err, sizeof(err)), -1);
+	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.fast=2", err,
+					       sizeof(err)),
+			 -1);
 	assert_non_null(strstr(err, "boolean"));
-	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.policy=mid", err, sizeof(err)), -1);
+	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.policy=mid",
+					       err, sizeof(err)),
+			 -1);
 	assert_non_null(strstr(err, "one of old, new"));
-	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.color=red", err, sizeof(err)), -1);
+	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.color=red",
+					       err, sizeof(err)),
+			 -1);
 	assert_non_null(strstr(err, "tf accepts depth, fast, policy"));
-	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tf.=1", err, sizeof(err)), -1);
-	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tfdepth=1", err, sizeof(err)), -1);
+	assert_int_equal(
+		rcut_flavor_set_param(&test_flavor, "tf.=1", err, sizeof(err)),
+		-1);
+	assert_int_equal(rcut_flavor_set_param(&test_flavor, "tfdepth=1", err,
+					       sizeof(err)),
+			 -1);
 }
 
 static void flavor_validation(void **state)

@@ -47,8 +47,14 @@ static void durations_with_fractions(void **state)
 static void bad_durations(void **state)
 {
 	static const char *const bad[] = {
-		"", "s", "ms", "-1", "1x", "1 s", " 1", "1sec", "1.2.3", "abc",
-		"1e3", "0x10", "366d", "99999999999999999999", ".", "1mss",
+		"",	 "s",
+		"ms",	 "-1",
+		"1x",	 "1 s",
+		" 1",	 "1sec",
+		"1.2.3", "abc",
+		"1e3",	 "0x10",
+		"366d",	 "99999999999999999999",
+		".",	 "1mss",
 	};
 	uint64_t ns = 42;
 
@@ -88,7 +94,8 @@ static void longs_in_range(void **state)
 	assert_int_equal(rcut_parse_long(" 1", 0, 10, &v), -1);
 	assert_int_equal(rcut_parse_long("1 ", 0, 10, &v), -1);
 	assert_int_equal(rcut_parse_long("1.0", 0, 10, &v), -1);
-	assert_int_equal(rcut_parse_long("99999999999999999999999", 0, 10, &v), -1);
+	assert_int_equal(rcut_parse_long("99999999999999999999999", 0, 10, &v),
+			 -1);
 }
 
 static void seeds(void **state)

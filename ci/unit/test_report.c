@@ -121,16 +121,25 @@ static void stats_block_text(void **state)
 	s.wcount[0] = 3138;
 	text = render(&s);
 	assert_non_null(strstr(text, "memb-torture: rtc: "));
-	assert_non_null(strstr(text, " ver: 3139 tfle: 0 rta: 3139 rtaf: 0 rtf: 3130 rtmbe: 0 rtmbkf: 0/0 rtbe: 0 rtbke: 0 rtbf: 0 rtb: 0 nt: 0 onoff: "));
-	assert_non_null(strstr(text, "\nmemb-torture: Reader Pipe:  10734066 3045 0 0 0 0 0 0 0 0 0\n"));
-	assert_non_null(strstr(text, "\nmemb-torture: Reader Batch:  0 0 0 0 0 0 0 0 0 0 0\n"));
-	assert_non_null(strstr(text, "\nmemb-torture: Free-Block Circulation:  3138 0 0 0 0 0 0 0 0 0 0\n"));
+	assert_non_null(strstr(
+		text,
+		" ver: 3139 tfle: 0 rta: 3139 rtaf: 0 rtf: 3130 rtmbe: 0 rtmbkf: 0/0 rtbe: 0 rtbke: 0 rtbf: 0 rtb: 0 nt: 0 onoff: "));
+	assert_non_null(strstr(
+		text,
+		"\nmemb-torture: Reader Pipe:  10734066 3045 0 0 0 0 0 0 0 0 0\n"));
+	assert_non_null(strstr(
+		text,
+		"\nmemb-torture: Reader Batch:  0 0 0 0 0 0 0 0 0 0 0\n"));
+	assert_non_null(strstr(
+		text,
+		"\nmemb-torture: Free-Block Circulation:  3138 0 0 0 0 0 0 0 0 0 0\n"));
 	assert_null(strstr(text, "!!!"));
 	free(text);
 
 	s.pipe[4] = 1;
 	text = render(&s);
-	assert_non_null(strstr(text, "memb-torture: !!! Reader Pipe:  10734066 3045 0 0 1 0"));
+	assert_non_null(strstr(
+		text, "memb-torture: !!! Reader Pipe:  10734066 3045 0 0 1 0"));
 	free(text);
 }
 

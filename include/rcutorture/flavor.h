@@ -33,7 +33,7 @@ struct rcut_head {
 
 /* Types of flavor parameters (NAME.KEY=VALUE on the command line). */
 enum rcut_param_type {
-	RCUT_PARAM_INT, /* a decimal integer in [min, max] */
+	RCUT_PARAM_INT,	 /* a decimal integer in [min, max] */
 	RCUT_PARAM_BOOL, /* 0/1, y/n, yes/no, true/false, on/off */
 	RCUT_PARAM_ENUM, /* one of choices[]; *value is its index */
 };
@@ -43,37 +43,37 @@ struct rcut_param {
 	const char *name;
 	const char *help;
 	enum rcut_param_type type;
-	long min, max; /* RCUT_PARAM_INT only */
+	long min, max;		    /* RCUT_PARAM_INT only */
 	const char *const *choices; /* RCUT_PARAM_ENUM only, NULL-ended */
 	long *value; /* where the parsed value goes; holds the default */
 };
 
 /* Capability flags: what the flavor's read side allows. */
 #define RCUT_CAP_READER_MAY_BLOCK (1u << 0) /* sleeping inside a section */
-#define RCUT_CAP_QSBR (1u << 1) /* readers must report quiescent states */
+#define RCUT_CAP_QSBR (1u << 1)	   /* readers must report quiescent states */
 #define RCUT_CAP_NESTING (1u << 2) /* read sections nest */
 
 struct rcut_flavor {
-	unsigned int abi_version; /* RCUT_FLAVOR_ABI_VERSION */
-	const char *name; /* what --flavor matches */
-	const char *description; /* one line for --list-flavors */
-	unsigned int caps; /* RCUT_CAP_* */
+	unsigned int abi_version;	 /* RCUT_FLAVOR_ABI_VERSION */
+	const char *name;		 /* what --flavor matches */
+	const char *description;	 /* one line for --list-flavors */
+	unsigned int caps;		 /* RCUT_CAP_* */
 	const struct rcut_param *params; /* optional, ended by a NULL name */
 
 	/* Called once before any thread starts, after parameters are set. */
-	int (*init)(void); /* optional; non-zero = cannot run */
+	int (*init)(void);     /* optional; non-zero = cannot run */
 	void (*cleanup)(void); /* optional; after every thread stopped */
 
 	/* Every torture thread calls these around its lifetime. */
-	void (*register_thread)(void); /* optional */
+	void (*register_thread)(void);	 /* optional */
 	void (*unregister_thread)(void); /* optional */
 
 	/* Read side.  read_lock's return value is passed to read_unlock. */
 	int (*read_lock)(void);
 	void (*read_unlock)(int idx);
 	void (*quiescent_state)(void); /* optional (QSBR) */
-	void (*thread_offline)(void); /* optional (QSBR) */
-	void (*thread_online)(void); /* optional (QSBR) */
+	void (*thread_offline)(void);  /* optional (QSBR) */
+	void (*thread_online)(void);   /* optional (QSBR) */
 
 	/* Update side. */
 	void (*synchronize)(void);
