@@ -6,6 +6,9 @@
 
 #include <string.h>
 
+const char *const rcut_call_mode_names[] = { "global", "percpu", "perthread",
+					     NULL };
+
 void rcut_config_defaults(struct rcut_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -16,4 +19,7 @@ void rcut_config_defaults(struct rcut_config *cfg)
 	cfg->nfakewriters = 4;
 	cfg->stat_interval_ns = 15 * NSEC_PER_SEC;
 	cfg->verbose = 1;
+	cfg->call_mode = 0; /* RCUT_CALL_GLOBAL */
+	cfg->read_exit_delay_ns = 2 * NSEC_PER_SEC;
+	cfg->read_exit_burst = 16;
 }

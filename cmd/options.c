@@ -10,6 +10,7 @@
 
 #include "parse.h"
 #include "../flavors/registry.h"
+#include "../torture/gp.h"
 
 #include <argp.h>
 #include <errno.h>
@@ -32,6 +33,14 @@ enum option_key {
 	OPT_LIST_FLAVORS,
 	OPT_STOP_ON_FAILURE,
 	OPT_USAGE,
+	OPT_GP_SYNC,
+	OPT_GP_EXP,
+	OPT_GP_NORMAL,
+	OPT_GP_COND,
+	OPT_GP_POLL,
+	OPT_CALL_RCU,
+	OPT_READ_EXIT_DELAY,
+	OPT_READ_EXIT_BURST,
 };
 
 static const struct argp_option options[] = {
@@ -55,7 +64,28 @@ static const struct argp_option options[] = {
 	{ "nfakewriters", OPT_NFAKEWRITERS, "N", 0,
 	  "Fake writer threads, 0 to 4096 (default: 4)", 0 },
 
-	{ NULL, 0, NULL, 0, "Output:", 3 },
+	{ "read-exit-delay", OPT_READ_EXIT_DELAY, "DURATION", 0,
+	  "Pause between bursts of short-lived reader threads (default: 2s)",
+	  0 },
+	{ "read-exit-burst", OPT_READ_EXIT_BURST, "N", 0,
+	  "Short-lived reader threads per burst, 0 to 4096; 0 disables read-exit churn (default: 16)",
+	  0 },
+
+	{ NULL, 0, NULL, 0,
+	  "Grace-period primitives (default: all the flavor has):", 3 },
+	{ "gp-sync", OPT_GP_SYNC, NULL, 0, "Use synchronize()", 0 },
+	{ "gp-exp", OPT_GP_EXP, NULL, 0, "Use expedited synchronize()", 0 },
+	{ "gp-normal", OPT_GP_NORMAL, NULL, 0,
+	  "Use asynchronous callbacks (call()) in the writer", 0 },
+	{ "gp-cond", OPT_GP_COND, NULL, 0,
+	  "Use a grace-period cookie and cond_sync()", 0 },
+	{ "gp-poll", OPT_GP_POLL, NULL, 0,
+	  "Use start_gp_poll() and poll_gp_state()", 0 },
+	{ "call-rcu", OPT_CALL_RCU, "MODE", 0,
+	  "Callback queues: global, percpu (one per CPU) or perthread (default: global)",
+	  0 },
+
+	{ NULL, 0, NULL, 0, "Output:", 4 },
 	{ "stat-interval", OPT_STAT_INTERVAL, "DURATION", 0,
 	  "Print the stats block this often; 0 prints it only at the end (default: 15s)",
 	  0 },
@@ -163,6 +193,30 @@ static int apply_option(struct parse_ctx *ctx, int key, const char *arg)
 	case OPT_STOP_ON_FAILURE:
 		cfg->stop_on_failure = true;
 		return 0;
+	case OPT_GP_SYNC:
+	case OPT_GP_EXP:
+	case OPT_GP_NORMAL:
+	case OPT_GP_COND:
+	case OPT_GP_POLL:
+		cfg->gp_mask |= 1u << (RCUT_GP_SYNC + key - OPT_GP_SYNC);
+		return 0;
+	case OPT_CALL_RCU:
+		for (int m = 0; rcut_call_mode_names[m]; m++) {
+			if (!strcmp(arg, rcut_call_mode_names[m])) {
+				cfg->call_mode = m;
+				return 0;
+			}
+		}
+		return fail(
+			ctx,
+			"--call-rcu: '%s' is not valid; expected global, percpu or perthread",
+			arg);
+	case OPT_READ_EXIT_DELAY:
+		return parse_dur(ctx, "read-exit-delay", arg,
+				 &cfg->read_exit_delay_ns);
+	case OPT_READ_EXIT_BURST:
+		return parse_count(ctx, "read-exit-burst", arg, 0,
+				   RCUT_MAX_THREADS, &cfg->read_exit_burst);
 	case OPT_VERBOSE:
 		cfg->verbose = 2;
 		return 0;
@@ -341,6 +395,15 @@ int rcut_options_resolve(const struct rcut_config *cfg,
 	}
 	if (rcut_flavor_validate(f, err, errlen))
 		return 2;
+	if (torture_gp_check(f, cfg->gp_mask, err, errlen))
+		return 2;
+	if (cfg->call_mode != RCUT_CALL_GLOBAL && !f->set_call_mode) {
+		snprintf(
+			err, errlen,
+			"--call-rcu: flavor %s has only one callback queue; expected global",
+			f->name);
+		return 2;
+	}
 	for (int i = 0; i < cfg->nparams; i++)
 		if (rcut_flavor_set_param(f, cfg->params[i], err, errlen))
 			return 2;

@@ -8,10 +8,19 @@
 #include <string.h>
 
 static const char *const memb_aliases[] = { "urcu-memb", "urcu", NULL };
+static const char *const mb_aliases[] = { "urcu-mb", NULL };
+static const char *const signal_aliases[] = { "urcu-signal", NULL };
+static const char *const qsbr_aliases[] = { "urcu-qsbr", NULL };
+static const char *const bp_aliases[] = { "urcu-bp", NULL };
 
 const struct rcut_flavor_entry rcut_builtin_flavors[] = {
 	{ &rcut_flavor_memb, memb_aliases },
+	{ &rcut_flavor_mb, mb_aliases },
+	{ &rcut_flavor_signal, signal_aliases },
+	{ &rcut_flavor_qsbr, qsbr_aliases },
+	{ &rcut_flavor_bp, bp_aliases },
 	{ &rcut_flavor_busted, NULL },
+	{ &rcut_flavor_busted_cb, NULL },
 	{ NULL, NULL },
 };
 
@@ -47,33 +56,54 @@ const char *rcut_flavor_names(void)
 
 void rcut_flavor_caps(const struct rcut_flavor *f, char *buf, size_t len)
 {
-	snprintf(buf, len, "sync%s%s%s%s%s%s%s",
-		 f->synchronize_expedited ? ",exp" : "", f->call ? ",call" : "",
-		 f->barrier ? ",barrier" : "", f->poll_gp_state ? ",poll" : "",
-		 f->cond_sync ? ",cond" : "",
+	const char *exp = "";
+
+	if (f->synchronize_expedited)
+		exp = f->caps & RCUT_CAP_EXP_IS_SYNC ? ",exp=sync" : ",exp";
+	snprintf(buf, len, "sync%s%s%s%s%s%s%s%s", exp, f->call ? ",call" : "",
+		 f->barrier ? ",barrier" : "",
+		 f->set_call_mode ? ",call-modes" : "",
+		 f->poll_gp_state ? ",poll" : "", f->cond_sync ? ",cond" : "",
 		 f->caps & RCUT_CAP_QSBR ? ",qsbr" : "",
 		 f->caps & RCUT_CAP_READER_MAY_BLOCK ? ",blocking-readers" :
 						       "");
 }
 
+/* The current value of p as text: a choice name for an enum. */
+static void param_value(const struct rcut_param *p, char *buf, size_t len)
+{
+	if (p->type == RCUT_PARAM_ENUM)
+		snprintf(buf, len, "%s", p->choices[*p->value]);
+	else
+		snprintf(buf, len, "%ld", *p->value);
+}
+
 void rcut_flavor_list(FILE *out)
 {
-	char caps[128];
+	char caps[160], value[64];
 
-	fprintf(out, "%-10s %-36s %s\n", "FLAVOR", "PRIMITIVES", "DESCRIPTION");
 	for (const struct rcut_flavor_entry *e = rcut_builtin_flavors;
 	     e->flavor; e++) {
 		const struct rcut_flavor *f = e->flavor;
 
 		rcut_flavor_caps(f, caps, sizeof(caps));
-		fprintf(out, "%-10s %-36s %s\n", f->name, caps, f->description);
-		for (const char *const *a = e->aliases; a && *a; a++)
-			fprintf(out, "%-10s %-36s (alias of %s)\n", *a, "",
-				f->name);
-		for (const struct rcut_param *p = f->params; p && p->name; p++)
-			fprintf(out, "%-10s   %s.%s=%ld: %s\n", "", f->name,
-				p->name, *p->value, p->help);
+		fprintf(out, "%-10s %s\n", f->name, f->description);
+		fprintf(out, "%-10s   primitives: %s\n", "", caps);
+		if (e->aliases) {
+			fprintf(out, "%-10s   aliases:", "");
+			for (const char *const *a = e->aliases; *a; a++)
+				fprintf(out, " %s", *a);
+			fputc('\n', out);
+		}
+		for (const struct rcut_param *p = f->params; p && p->name;
+		     p++) {
+			param_value(p, value, sizeof(value));
+			fprintf(out, "%-10s   %s.%s=%s: %s\n", "", f->name,
+				p->name, value, p->help);
+		}
 	}
+	fprintf(out,
+		"\nexp=sync: no expedited primitive; --gp-exp uses the normal synchronize.\n");
 }
 
 int rcut_flavor_validate(const struct rcut_flavor *f, char *err, size_t errlen)

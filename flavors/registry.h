@@ -39,6 +39,11 @@ int rcut_flavor_validate(const struct rcut_flavor *f, char *err, size_t errlen);
 
 /* Built-in flavor tables (one file each under flavors/). */
 extern const struct rcut_flavor rcut_flavor_memb;
+extern const struct rcut_flavor rcut_flavor_mb;
+extern const struct rcut_flavor rcut_flavor_signal;
+extern const struct rcut_flavor rcut_flavor_qsbr;
+extern const struct rcut_flavor rcut_flavor_bp;
 extern const struct rcut_flavor rcut_flavor_busted;
+extern const struct rcut_flavor rcut_flavor_busted_cb;
 
 #endif /* FLAVORS_REGISTRY_H */

@@ -30,7 +30,9 @@ struct rcut_snapshot {
 	uint64_t reads;			/* read-side sections completed */
 	uint64_t gps; /* grace periods completed (flavor sequence or waits) */
 	uint64_t cbs_invoked; /* harness callbacks invoked */
-	uint64_t cbs_lost;    /* callbacks never invoked by the final barrier */
+	uint64_t cbs_early; /* invoked while a reader from before call() read */
+	uint64_t cbs_dup;   /* invoked more than once */
+	uint64_t cbs_lost;  /* callbacks never invoked by the final barrier */
 };
 
 #endif /* REPORT_SNAPSHOT_H */

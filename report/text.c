@@ -34,6 +34,12 @@ void rcut_report_stats(FILE *out, const char *flavor,
 		rcut_hist_format(s->batch, RCUT_HIST_LEN, hist, sizeof(hist)));
 	fprintf(out, "%s-torture: Free-Block Circulation: %s\n", flavor,
 		rcut_hist_format(s->wcount, RCUT_HIST_LEN, hist, sizeof(hist)));
+	fprintf(out,
+		"%s-torture: Callbacks: invoked: %llu early: %llu duplicate: %llu lost: %llu\n",
+		flavor, (unsigned long long)s->cbs_invoked,
+		(unsigned long long)s->cbs_early,
+		(unsigned long long)s->cbs_dup,
+		(unsigned long long)s->cbs_lost);
 	funlockfile(out);
 	fflush(out);
 }

@@ -46,6 +46,14 @@ bool rcut_snapshot_failed(const struct rcut_snapshot *s, char *why, size_t len)
 		add_cause(why, len, "boost failure");
 		failed = true;
 	}
+	if (s->cbs_early) {
+		add_cause(why, len, "early callbacks");
+		failed = true;
+	}
+	if (s->cbs_dup) {
+		add_cause(why, len, "duplicate callbacks");
+		failed = true;
+	}
 	if (s->cbs_lost) {
 		add_cause(why, len, "lost callbacks");
 		failed = true;

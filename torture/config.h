@@ -9,6 +9,16 @@
 #define RCUT_MAX_THREADS 4096 /* upper bound for every thread count */
 #define RCUT_MAX_PARAMS 64    /* NAME.KEY=VALUE arguments per run */
 
+/* Grace-period primitives the writer and fake writers choose among. */
+enum rcut_gp_kind {
+	RCUT_GP_SYNC,	/* synchronize() */
+	RCUT_GP_EXP,	/* synchronize_expedited() */
+	RCUT_GP_NORMAL, /* call(): asynchronous, writer only */
+	RCUT_GP_COND,	/* get_gp_state(), a random wait, cond_sync() */
+	RCUT_GP_POLL,	/* start_gp_poll(), then poll_gp_state() until done */
+	RCUT_GP_NKINDS,
+};
+
 enum rcut_action {
 	RCUT_ACTION_RUN,
 	RCUT_ACTION_HELP,
@@ -28,9 +38,16 @@ struct rcut_config {
 	uint64_t stat_interval_ns; /* 0: only the final report */
 	int verbose;		   /* 0 quiet, 1 normal, 2 verbose */
 	bool stop_on_failure;
+	unsigned int gp_mask; /* 1 << RCUT_GP_*; 0: every one the flavor has */
+	int call_mode;	      /* enum rcut_call_mode */
+	uint64_t read_exit_delay_ns; /* between read-exit bursts */
+	long read_exit_burst; /* threads per burst; 0: no read-exit test */
 	int nparams;
 	const char *params[RCUT_MAX_PARAMS]; /* NAME.KEY=VALUE, unparsed */
 };
+
+/* "global", "percpu", "perthread", indexed by enum rcut_call_mode. */
+extern const char *const rcut_call_mode_names[];
 
 /* Fill cfg with the defaults documented in --help and the man page. */
 void rcut_config_defaults(struct rcut_config *cfg);

@@ -9,12 +9,9 @@
  */
 #include "torture.h"
 
-#include <stddef.h>
-
 static struct torture_elem pool[TORTURE_POOL_SIZE];
 static struct torture_elem *free_list;
 static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic uint64_t in_flight;
 
 struct torture_elem *_Atomic torture_current;
 
@@ -80,30 +77,27 @@ bool torture_elem_age(struct torture_elem *e)
 	return true;
 }
 
-/* The aging callback: one stage per grace period, re-posted until freed. */
-static void elem_age_cb(struct rcut_head *rh)
-{
-	struct torture_elem *e =
-		(struct torture_elem *)((char *)rh -
-					offsetof(struct torture_elem, rh));
+static void elem_age_cb(struct torture_cb *cb);
 
-	counter_inc(&torture_counters.cbs_invoked);
-	if (torture_elem_age(e)) {
-		atomic_fetch_sub_explicit(&in_flight, 1, relaxed);
-		return;
-	}
-	counter_inc(&torture_counters.cbs_posted);
-	torture_flavor->call(&e->rh, elem_age_cb);
+/* Post the element's next aging callback. */
+static void elem_post_aging(struct torture_elem *e)
+{
+	struct torture_cb *cb = &e->cb[e->cb_next++ & 1];
+
+	cb->owner = e;
+	torture_cb_post(cb, "element aging", elem_age_cb);
+}
+
+/* The aging callback: one stage per grace period, re-posted until freed. */
+static void elem_age_cb(struct torture_cb *cb)
+{
+	struct torture_elem *e = cb->owner;
+
+	if (!torture_elem_age(e))
+		elem_post_aging(e);
 }
 
 void torture_elem_age_async(struct torture_elem *e)
 {
-	atomic_fetch_add_explicit(&in_flight, 1, relaxed);
-	counter_inc(&torture_counters.cbs_posted);
-	torture_flavor->call(&e->rh, elem_age_cb);
-}
-
-uint64_t torture_elems_in_flight(void)
-{
-	return atomic_load_explicit(&in_flight, relaxed);
+	elem_post_aging(e);
 }

@@ -21,6 +21,7 @@ void torture_fakewriter(struct torture_thread *t)
 		if (f->barrier && torture_random(&t->rand) % barrier_odds == 0)
 			f->barrier();
 		else
-			torture_gp_wait(torture_gp_pick(&t->rand, false));
+			torture_gp_wait(&t->rand,
+					torture_gp_pick(&t->rand, false));
 	}
 }

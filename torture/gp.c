@@ -1,49 +1,122 @@
 // SPDX-License-Identifier: MIT
-/* Choosing and calling grace-period primitives for the update-side threads. */
+/*
+ * Choosing and calling grace-period primitives for the update-side
+ * threads: synchronous, expedited, asynchronous, and the cond/poll cookie
+ * styles, restricted by --gp-sync/--gp-exp/--gp-normal/--gp-cond/--gp-poll.
+ */
 #include "gp.h"
 
-const char *const torture_gp_names[GP_NKINDS] = {
-	[GP_SYNC] = "sync",
-	[GP_EXP] = "exp",
-	[GP_NORMAL] = "normal",
+#include <stdio.h>
+
+#define COND_MAX_WAIT_NS 1000000ULL /* random wait before cond_sync() */
+#define POLL_MIN_WAIT_NS 50000ULL   /* between polls: 50-550 us */
+#define POLL_WAIT_SPREAD_NS 500000ULL
+
+const char *const torture_gp_names[RCUT_GP_NKINDS] = {
+	[RCUT_GP_SYNC] = "sync",     [RCUT_GP_EXP] = "exp",
+	[RCUT_GP_NORMAL] = "normal", [RCUT_GP_COND] = "cond",
+	[RCUT_GP_POLL] = "poll",
 };
 
-bool torture_gp_available(enum torture_gp_kind kind)
-{
-	const struct rcut_flavor *f = torture_flavor;
+static const char *const gp_needs[RCUT_GP_NKINDS] = {
+	[RCUT_GP_SYNC] = "synchronize",
+	[RCUT_GP_EXP] = "an expedited synchronize",
+	[RCUT_GP_NORMAL] = "asynchronous callbacks (call)",
+	[RCUT_GP_COND] = "grace-period cookies (get_gp_state, cond_sync)",
+	[RCUT_GP_POLL] = "polled grace periods (start_gp_poll, poll_gp_state)",
+};
 
+bool torture_gp_available(const struct rcut_flavor *f, enum rcut_gp_kind kind)
+{
 	switch (kind) {
-	case GP_SYNC:
-		return true;
-	case GP_EXP:
+	case RCUT_GP_SYNC:
+		return f->synchronize != NULL;
+	case RCUT_GP_EXP:
 		return f->synchronize_expedited != NULL;
-	case GP_NORMAL:
+	case RCUT_GP_NORMAL:
 		return f->call != NULL;
-	case GP_NKINDS:
+	case RCUT_GP_COND:
+		return f->get_gp_state && f->cond_sync;
+	case RCUT_GP_POLL:
+		return f->start_gp_poll && f->poll_gp_state;
+	case RCUT_GP_NKINDS:
 		break;
 	}
 	return false;
 }
 
-enum torture_gp_kind torture_gp_pick(struct torture_rand *r, bool allow_async)
+int torture_gp_check(const struct rcut_flavor *f, unsigned int mask, char *err,
+		     size_t len)
 {
-	enum torture_gp_kind avail[GP_NKINDS];
+	for (int k = 0; k < RCUT_GP_NKINDS; k++) {
+		if (!(mask & (1u << k)) ||
+		    torture_gp_available(f, (enum rcut_gp_kind)k))
+			continue;
+		snprintf(err, len, "--gp-%s: flavor %s has no %s",
+			 torture_gp_names[k], f->name, gp_needs[k]);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether the run may use kind: the flavor has it and --gp-* allow it. */
+static bool gp_allowed(enum rcut_gp_kind kind)
+{
+	unsigned int mask = torture_cfg->gp_mask;
+
+	return torture_gp_available(torture_flavor, kind) &&
+	       (!mask || (mask & (1u << kind)));
+}
+
+enum rcut_gp_kind torture_gp_pick(struct torture_rand *r, bool allow_async)
+{
+	enum rcut_gp_kind avail[RCUT_GP_NKINDS];
 	int n = 0;
 
-	for (int k = 0; k < GP_NKINDS; k++) {
-		if (k == GP_NORMAL && !allow_async)
+	for (int k = 0; k < RCUT_GP_NKINDS; k++) {
+		if (k == RCUT_GP_NORMAL && !allow_async)
 			continue;
-		if (torture_gp_available((enum torture_gp_kind)k))
-			avail[n++] = (enum torture_gp_kind)k;
+		if (gp_allowed((enum rcut_gp_kind)k))
+			avail[n++] = (enum rcut_gp_kind)k;
 	}
+	/* Only --gp-normal was asked for: fake writers fall back to sync. */
+	if (!n)
+		return RCUT_GP_SYNC;
 	return avail[torture_random(r) % (uint64_t)n];
 }
 
-void torture_gp_wait(enum torture_gp_kind kind)
+/* Poll a cookie to completion, sleeping a random while between polls. */
+static void poll_until_done(struct torture_rand *r, unsigned long cookie)
 {
-	if (kind == GP_EXP)
-		torture_flavor->synchronize_expedited();
-	else
-		torture_flavor->synchronize();
+	const struct rcut_flavor *f = torture_flavor;
+
+	while (!f->poll_gp_state(cookie))
+		torture_nap_ns(POLL_MIN_WAIT_NS +
+			       torture_random(r) % POLL_WAIT_SPREAD_NS);
+}
+
+void torture_gp_wait(struct torture_rand *r, enum rcut_gp_kind kind)
+{
+	const struct rcut_flavor *f = torture_flavor;
+	unsigned long cookie;
+
+	switch (kind) {
+	case RCUT_GP_EXP:
+		f->synchronize_expedited();
+		break;
+	case RCUT_GP_COND:
+		cookie = f->get_gp_state();
+		torture_nap_ns(torture_random(r) % COND_MAX_WAIT_NS);
+		f->cond_sync(cookie);
+		break;
+	case RCUT_GP_POLL:
+		poll_until_done(r, f->start_gp_poll());
+		break;
+	case RCUT_GP_SYNC:
+	case RCUT_GP_NORMAL:
+	case RCUT_GP_NKINDS:
+		f->synchronize();
+		break;
+	}
 	counter_inc(&torture_counters.sync_gps);
 }

@@ -5,23 +5,25 @@
 
 #include "torture.h"
 
-enum torture_gp_kind {
-	GP_SYNC,   /* synchronize() */
-	GP_EXP,	   /* synchronize_expedited() */
-	GP_NORMAL, /* call(): asynchronous */
-	GP_NKINDS,
-};
+#include <rcutorture/flavor.h>
 
-/* Names for messages, indexed by enum torture_gp_kind. */
-extern const char *const torture_gp_names[GP_NKINDS];
+/* Option names (--gp-sync, ...), indexed by enum rcut_gp_kind. */
+extern const char *const torture_gp_names[RCUT_GP_NKINDS];
 
-/* Whether the flavor under test has this primitive. */
-bool torture_gp_available(enum torture_gp_kind kind);
+/* Whether flavor f has this primitive. */
+bool torture_gp_available(const struct rcut_flavor *f, enum rcut_gp_kind kind);
 
-/* A random primitive among those available (async ones only if allowed). */
-enum torture_gp_kind torture_gp_pick(struct torture_rand *r, bool allow_async);
+/*
+ * Check the --gp-* restriction against f: -1 with a one-line reason if it
+ * asks for a primitive f lacks or leaves the writer without any.
+ */
+int torture_gp_check(const struct rcut_flavor *f, unsigned int mask, char *err,
+		     size_t len);
 
-/* Wait for a full grace period with a synchronous primitive. */
-void torture_gp_wait(enum torture_gp_kind kind);
+/* A random allowed primitive; the asynchronous one only if allow_async. */
+enum rcut_gp_kind torture_gp_pick(struct torture_rand *r, bool allow_async);
+
+/* Wait for a full grace period with a synchronous kind (not NORMAL). */
+void torture_gp_wait(struct torture_rand *r, enum rcut_gp_kind kind);
 
 #endif /* TORTURE_GP_H */

@@ -15,6 +15,8 @@
 #define MAX_NESTING 4
 #define SHORT_DELAY_NS 200000ULL  /* 200 us, the kernel's shortdelay_us */
 #define LONG_DELAY_NS 50000000ULL /* 50 ms: long, but keeps CI runs brisk */
+#define BLOCK_NS 100000ULL /* a sleep inside the section, where allowed */
+#define QSBR_OFFLINE_MAX_NS 1000000ULL
 
 /* What a read did, for the failure report. */
 struct read_state {
@@ -42,7 +44,12 @@ static void read_delay(struct torture_thread *t, struct read_state *rs)
 	} else if ((torture_flavor->caps & RCUT_CAP_READER_MAY_BLOCK) &&
 		   (r >> 44) % (n * 500) == 0) {
 		rs->blocked = true;
-		sched_yield();
+		if (r & 1) {
+			sched_yield();
+		} else {
+			rs->delay_ns += BLOCK_NS;
+			torture_nap_ns(BLOCK_NS);
+		}
 	}
 }
 
@@ -76,35 +83,41 @@ static void check_in_use(struct torture_thread *t, struct torture_elem *p,
 		atomic_load_explicit(&p->pipe_count, relaxed));
 }
 
-/* One read-side section; false if there was nothing to read yet. */
-static bool one_read(struct torture_thread *t)
+/* The witness counter: odd while this reader is inside a section. */
+static void section_mark(struct torture_thread *t)
+{
+	counter_inc_owned(&t->section);
+}
+
+bool torture_one_read(struct torture_thread *t)
 {
 	const struct rcut_flavor *f = torture_flavor;
 	struct read_state rs = { .nesting = 1 };
 	int idx[MAX_NESTING];
 	struct torture_elem *p;
 	unsigned long started, completed;
-	int pipe;
+	int pipe = 0;
 
 	if ((f->caps & RCUT_CAP_NESTING) && torture_random(&t->rand) % 8 == 0)
 		rs.nesting =
 			2 + (int)(torture_random(&t->rand) % (MAX_NESTING - 1));
 	for (int i = 0; i < rs.nesting; i++)
 		idx[i] = f->read_lock();
+	section_mark(t);
 	started = gp_seq();
 	p = atomic_load_explicit(&torture_current, memory_order_consume);
-	if (!p) {
-		for (int i = rs.nesting - 1; i >= 0; i--)
-			f->read_unlock(idx[i]);
-		return false;
+	if (p) {
+		check_in_use(t, p, "on entry");
+		read_delay(t, &rs);
+		check_in_use(t, p, "after the in-section delay");
+		pipe = atomic_load_explicit(&p->pipe_count, relaxed);
 	}
-	check_in_use(t, p, "on entry");
-	read_delay(t, &rs);
-	check_in_use(t, p, "after the in-section delay");
-	pipe = atomic_load_explicit(&p->pipe_count, relaxed);
 	completed = gp_seq();
+	section_mark(t);
 	for (int i = rs.nesting - 1; i >= 0; i--)
 		f->read_unlock(idx[i]);
+	if (!p)
+		return false;
 
 	if (pipe > RCUT_PIPE_LEN || pipe < 0)
 		pipe = RCUT_PIPE_LEN;
@@ -118,15 +131,36 @@ static bool one_read(struct torture_thread *t)
 			"reader %d saw element %p at pipe stage %d (nesting %d, in-section delay %llu us%s, GP sequence %lu..%lu)",
 			t->id, (void *)p, pipe, rs.nesting,
 			(unsigned long long)(rs.delay_ns / 1000),
-			rs.blocked ? ", yielded the CPU" : "", started,
+			rs.blocked ? ", blocked in the section" : "", started,
 			completed);
 	return true;
+}
+
+/*
+ * QSBR readers report a quiescent state after every section (never inside
+ * one) and now and then go offline for a while, as real QSBR users do
+ * around blocking calls.
+ */
+static void qsbr_between_reads(struct torture_thread *t)
+{
+	const struct rcut_flavor *f = torture_flavor;
+
+	if (!f->quiescent_state)
+		return;
+	f->quiescent_state();
+	if (f->thread_offline && torture_random(&t->rand) % 1024 == 0) {
+		f->thread_offline();
+		torture_sleep_ns(torture_random(&t->rand) %
+				 QSBR_OFFLINE_MAX_NS);
+		f->thread_online();
+	}
 }
 
 void torture_reader(struct torture_thread *t)
 {
 	while (!torture_must_stop()) {
-		if (!one_read(t))
+		if (!torture_one_read(t))
 			torture_sleep_ns(1000000);
+		qsbr_between_reads(t);
 	}
 }

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "run.h"
 
+#include "gp.h"
 #include "torture.h"
 #include "../cmd/parse.h"
 #include "../flavors/registry.h"
@@ -61,14 +62,20 @@ static void second_sigint(int sig)
 static void print_params(const char *what)
 {
 	const struct rcut_config *c = torture_cfg;
-	char interval[32], duration[32];
+	char interval[32], duration[32], read_exit[32];
 
 	rcut_format_duration(c->stat_interval_ns, interval, sizeof(interval));
 	rcut_format_duration(c->duration_ns, duration, sizeof(duration));
-	printf("%s-torture:--- %s: nreaders=%ld nfakewriters=%ld stat_interval=%s duration=%s seed=%llu stop_on_failure=%d",
+	rcut_format_duration(c->read_exit_delay_ns, read_exit,
+			     sizeof(read_exit));
+	printf("%s-torture:--- %s: nreaders=%ld nfakewriters=%ld stat_interval=%s duration=%s seed=%llu stop_on_failure=%d call_rcu=%s read_exit_delay=%s read_exit_burst=%ld",
 	       torture_flavor->name, what, torture_nreaders, c->nfakewriters,
 	       interval, duration, (unsigned long long)c->seed,
-	       c->stop_on_failure);
+	       c->stop_on_failure, rcut_call_mode_names[c->call_mode],
+	       read_exit, c->read_exit_burst);
+	for (int k = 0; k < RCUT_GP_NKINDS; k++)
+		if (c->gp_mask & (1u << k))
+			printf(" gp_%s=1", torture_gp_names[k]);
 	for (int i = 0; i < c->nparams; i++)
 		printf(" %s", c->params[i]);
 	putchar('\n');
@@ -89,28 +96,40 @@ static void print_setup(void)
 	       torture_nreaders, TORTURE_POOL_SIZE, RCUT_PIPE_LEN);
 }
 
+/*
+ * Create the threads: the reader table for callback witnesses is filled
+ * before any thread that posts callbacks starts.
+ */
 static int start_threads(void)
 {
 	const struct rcut_config *c = torture_cfg;
-	int n = 0;
+	int n = 0, read_exit = c->read_exit_burst > 0;
 
-	nthreads = (int)(torture_nreaders + c->nfakewriters + 1);
+	nthreads = (int)(torture_nreaders + c->nfakewriters + 1 + read_exit);
 	threads = calloc((size_t)nthreads, sizeof(*threads));
-	if (!threads) {
+	torture_readers =
+		calloc((size_t)torture_nreaders, sizeof(*torture_readers));
+	if (!threads || !torture_readers) {
 		fprintf(stderr,
 			"rcutorture: cannot allocate the thread table\n");
 		return -1;
 	}
+	for (long i = 0; i < torture_nreaders; i++)
+		torture_readers[i] = &threads[i];
+	torture_nreader_threads = (int)torture_nreaders;
+	for (long i = 0; i < torture_nreaders; i++)
+		if (torture_thread_start(&threads[n++], "reader", (int)i,
+					 torture_reader))
+			goto fail;
 	if (torture_thread_start(&threads[n++], "writer", 0, torture_writer))
 		goto fail;
 	for (long i = 0; i < c->nfakewriters; i++)
 		if (torture_thread_start(&threads[n++], "fakewriter", (int)i,
 					 torture_fakewriter))
 			goto fail;
-	for (long i = 0; i < torture_nreaders; i++)
-		if (torture_thread_start(&threads[n++], "reader", (int)i,
-					 torture_reader))
-			goto fail;
+	if (read_exit && torture_thread_start(&threads[n++], "read-exit", 0,
+					      torture_read_exit))
+		goto fail;
 	return 0;
 fail:
 	fprintf(stderr, "rcutorture: cannot create %s thread %d: %s\n",
@@ -145,7 +164,7 @@ static void *final_barrier(void *arg)
 	if (f->register_thread)
 		f->register_thread();
 	/* Aging callbacks re-post themselves: one barrier per stage. */
-	for (int i = 0; i <= RCUT_PIPE_LEN && torture_elems_in_flight(); i++)
+	for (int i = 0; i <= RCUT_PIPE_LEN && torture_cbs_in_flight() > 0; i++)
 		f->barrier();
 	if (f->unregister_thread)
 		f->unregister_thread();
@@ -158,7 +177,7 @@ static bool drain_callbacks(void)
 	struct torture_thread helper = { 0 };
 	pthread_t tid;
 
-	if (!torture_flavor->barrier || !torture_elems_in_flight())
+	if (!torture_flavor->barrier || torture_cbs_in_flight() <= 0)
 		return true;
 	if (pthread_create(&tid, NULL, final_barrier, NULL))
 		return false;
@@ -242,6 +261,13 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 	torture_nreaders = cfg->nreaders;
 	if (torture_nreaders < 0)
 		torture_nreaders = usable_cpus();
+	if (f->set_call_mode &&
+	    f->set_call_mode((enum rcut_call_mode)cfg->call_mode)) {
+		fprintf(stderr,
+			"rcutorture: flavor %s rejected --call-rcu %s\n",
+			f->name, rcut_call_mode_names[cfg->call_mode]);
+		return RCUT_EXIT_USAGE;
+	}
 	if (f->init && f->init()) {
 		fprintf(stderr, "rcutorture: flavor %s failed to initialize\n",
 			f->name);
@@ -274,11 +300,11 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 
 	torture_snapshot(&s, threads, nthreads);
 	if (drained) {
-		s.cbs_lost = torture_elems_in_flight();
+		s.cbs_lost = (uint64_t)torture_cbs_in_flight();
 		if (s.cbs_lost)
 			torture_failure(
 				"lost callbacks",
-				"%llu aging callbacks were never invoked by the final barrier",
+				"%llu callbacks were never invoked by the final barrier",
 				(unsigned long long)s.cbs_lost);
 	}
 	rcut_report_stats(stdout, f->name, &s);
@@ -296,6 +322,7 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 	}
 	if (f->cleanup)
 		f->cleanup();
+	free(torture_readers);
 	free(threads);
 	return status;
 }

@@ -50,6 +50,8 @@ void torture_snapshot(struct rcut_snapshot *s, struct torture_thread *threads,
 	s->barrier_errors = s->rtbe;
 	s->read_exits = LOAD(c->read_exits);
 	s->cbs_invoked = LOAD(c->cbs_invoked);
+	s->cbs_early = LOAD(c->cbs_early);
+	s->cbs_dup = LOAD(c->cbs_dup);
 	s->gps = gps_completed();
 	for (int i = 0; i < RCUT_HIST_LEN; i++)
 		s->wcount[i] = LOAD(c->wcount[i]);

@@ -8,6 +8,7 @@
 #include "torture.h"
 
 #include <errno.h>
+#include <string.h>
 #include <time.h>
 
 static __thread int current_cpu = -1;
@@ -24,6 +25,9 @@ static void *thread_main(void *arg)
 
 	if (f->register_thread)
 		f->register_thread();
+	/* QSBR: threads that do not read stay offline, or GPs would wait. */
+	if (f->thread_offline && strcmp(t->kind, "reader") != 0)
+		f->thread_offline();
 	t->fn(t);
 	if (f->unregister_thread)
 		f->unregister_thread();

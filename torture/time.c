@@ -2,6 +2,7 @@
 /* Clocks and stop-aware sleeps: no torture thread sleeps past the stop. */
 #include "torture.h"
 
+#include <errno.h>
 #include <time.h>
 
 /* A polite spin-wait hint on the architectures we build for. */
@@ -69,4 +70,13 @@ void torture_spin_ns(uint64_t ns)
 
 	while (torture_now_ns() < end && !torture_must_stop())
 		cpu_relax();
+}
+
+void torture_nap_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000ULL),
+			       (long)(ns % 1000000000ULL) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
 }

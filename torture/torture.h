@@ -49,6 +49,8 @@ void torture_mark_start(void);
 void torture_mark_stop(void);
 /* Sleep ns, waking at least every 10 ms to notice the stop flag. */
 void torture_sleep_ns(uint64_t ns);
+/* Sleep ns even while stopping: for waits a grace period depends on. */
+void torture_nap_ns(uint64_t ns);
 /* Busy-wait ns (inside read sections), also noticing the stop flag. */
 void torture_spin_ns(uint64_t ns);
 
@@ -78,7 +80,7 @@ struct torture_counters {
 	_Atomic uint64_t read_exits;
 	_Atomic uint64_t wcount[RCUT_HIST_LEN];
 	_Atomic uint64_t sync_gps; /* GP waits completed by the harness */
-	_Atomic uint64_t cbs_posted, cbs_invoked;
+	_Atomic uint64_t cbs_posted, cbs_invoked, cbs_early, cbs_dup;
 };
 extern struct torture_counters torture_counters;
 
@@ -91,6 +93,8 @@ struct torture_thread {
 	bool created;
 	atomic_bool exited;
 	struct torture_rand rand;
+	/* Odd while inside a read-side section (callback witnesses). */
+	_Atomic uint64_t section;
 	/* Per-reader histograms, written only by the owning thread. */
 	_Atomic uint64_t pipe[RCUT_HIST_LEN];
 	_Atomic uint64_t batch[RCUT_HIST_LEN];
@@ -103,16 +107,59 @@ int torture_thread_start(struct torture_thread *t, const char *kind, int id,
 /* Join t if it exits by deadline_ns (monotonic); false if it did not. */
 bool torture_thread_join(struct torture_thread *t, uint64_t deadline_ns);
 
+/* The reader threads, for callback witnesses (set by torture/run.c). */
+extern struct torture_thread **torture_readers;
+extern int torture_nreader_threads;
+
 /* Thread bodies. */
 void torture_reader(struct torture_thread *t);
+void torture_read_exit(struct torture_thread *t);
+/* One read-side section with all checks; false if nothing to read yet. */
+bool torture_one_read(struct torture_thread *t);
 void torture_writer(struct torture_thread *t);
 void torture_fakewriter(struct torture_thread *t);
+
+/* --- accounted callbacks (torture/callbacks.c) --- */
+#define TORTURE_CB_WITNESSES 4
+
+/*
+ * Every callback the harness posts goes through this layer, which checks
+ * that it is invoked exactly once and not before a grace period: at post
+ * time it notes up to four readers that are inside a read-side section
+ * (their section counters); if one of them is still inside that same
+ * section when the callback runs, the grace period was too short.
+ */
+struct torture_cb {
+	struct rcut_head rh;
+	_Atomic int state; /* posted or idle */
+	const char *kind;  /* for messages: "element aging", ... */
+	void *owner;	   /* the object this callback belongs to */
+	void (*fn)(struct torture_cb *cb);
+	uint64_t posted_ns;
+	int nwitness;
+	struct {
+		int reader;
+		uint64_t section;
+	} witness[TORTURE_CB_WITNESSES];
+};
+
+/* Post cb through the flavor's call(); fn(cb) runs after a grace period. */
+void torture_cb_post(struct torture_cb *cb, const char *kind,
+		     void (*fn)(struct torture_cb *cb));
+/* Callbacks posted and not (yet) invoked. */
+int64_t torture_cbs_in_flight(void);
 
 /* --- the element pool (torture/elements.c) --- */
 struct torture_elem {
 	_Atomic int pipe_count;
-	_Atomic int mbtest;	   /* 1 while allocated, 0 on the free list */
-	struct rcut_head rh;	   /* for asynchronous aging */
+	_Atomic int mbtest; /* 1 while allocated, 0 on the free list */
+	/*
+	 * Asynchronous aging alternates between two callback heads, so that
+	 * a duplicate invocation of one post finds that head idle (and is
+	 * reported) instead of looking like the next post.
+	 */
+	struct torture_cb cb[2];
+	unsigned int cb_next;
 	struct torture_elem *next; /* free list, writer's removed list */
 };
 
@@ -126,8 +173,6 @@ struct torture_elem *torture_elem_alloc(void); /* NULL if none free */
 bool torture_elem_age(struct torture_elem *e);
 /* Age e once per grace period via the flavor's call(), until freed. */
 void torture_elem_age_async(struct torture_elem *e);
-/* Elements handed to call() whose aging has not finished. */
-uint64_t torture_elems_in_flight(void);
 bool torture_pool_empty(void);
 
 /* Note the flavor's GP sequence at the start (torture/stats.c). */

@@ -33,7 +33,7 @@ void torture_writer(struct torture_thread *t)
 {
 	while (!torture_must_stop()) {
 		struct torture_elem *e, *old;
-		enum torture_gp_kind kind;
+		enum rcut_gp_kind kind;
 
 		torture_sleep_ns(torture_random(&t->rand) %
 				 WRITER_MAX_DELAY_NS);
@@ -47,10 +47,10 @@ void torture_writer(struct torture_thread *t)
 			continue;
 		torture_elem_age(old); /* stage 1: removed from readers' view */
 		kind = torture_gp_pick(&t->rand, true);
-		if (kind == GP_NORMAL) {
+		if (kind == RCUT_GP_NORMAL) {
 			torture_elem_age_async(old);
 		} else {
-			torture_gp_wait(kind);
+			torture_gp_wait(&t->rand, kind);
 			pipe_update(old);
 		}
 	}

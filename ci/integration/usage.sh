@@ -49,5 +49,5 @@ t_help_version_list() {
 	expect_status 0
 	expect_out '^memb '
 	expect_out '^busted '
-	expect_out '^urcu-memb .*alias of memb'
+	expect_out '^ +aliases: urcu-memb urcu$'
 }

@@ -52,6 +52,19 @@ struct rcut_param {
 #define RCUT_CAP_READER_MAY_BLOCK (1u << 0) /* sleeping inside a section */
 #define RCUT_CAP_QSBR (1u << 1)	   /* readers must report quiescent states */
 #define RCUT_CAP_NESTING (1u << 2) /* read sections nest */
+/* synchronize_expedited is the normal synchronize (no expedited GPs). */
+#define RCUT_CAP_EXP_IS_SYNC (1u << 3)
+
+/*
+ * Where call() queues callbacks (--call-rcu): one queue for the process,
+ * one per simulated CPU, or one per calling thread.
+ */
+enum rcut_call_mode {
+	RCUT_CALL_GLOBAL,
+	RCUT_CALL_PERCPU,
+	RCUT_CALL_PERTHREAD,
+	RCUT_CALL_NMODES,
+};
 
 struct rcut_flavor {
 	unsigned int abi_version;	 /* RCUT_FLAVOR_ABI_VERSION */
@@ -81,6 +94,11 @@ struct rcut_flavor {
 	void (*call)(struct rcut_head *head,
 		     void (*func)(struct rcut_head *head)); /* optional */
 	void (*barrier)(void); /* optional; waits for all call()s before it */
+	/*
+	 * Optional: choose the callback queue layout before init().  Flavors
+	 * without it support RCUT_CALL_GLOBAL only.  Returns 0 or -1.
+	 */
+	int (*set_call_mode)(enum rcut_call_mode mode);
 
 	/*
 	 * Optional grace-period sequence (for Reader Batch): a number that

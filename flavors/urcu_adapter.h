@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The body of a liburcu 0.13 flavor adapter, shared by flavors/{memb,mb,
+ * signal,qsbr,bp}.c.  Each of those files defines URCU_FLAVOR (memb, mb,
+ * ...), defines URCU_ADAPTER_QSBR for the QSBR flavor, includes its one
+ * liburcu header with _LGPL_SOURCE (so the read side is inlined here), then
+ * this file, then fills its table with URCU_ADAPTER_OPS.  liburcu's
+ * headers must not be mixed in one translation unit, hence one file each.
+ *
+ * What the adapter adds to liburcu:
+ * - a grace-period sequence (liburcu 0.13 exports none): a synchronize or
+ *   a callback that sampled it at s before its grace period began moves it
+ *   to at least s + 1 when the grace period has ended.  Concurrent callers
+ *   sharing a grace period advance it once.
+ * - polled grace periods built on that sequence, as liburcu 0.14 does: a
+ *   cookie c is complete once the sequence reaches c + 2 (a grace period
+ *   began after c was taken and has ended); start_gp_poll keeps a
+ *   self-requeuing callback going until then.
+ * - call_rcu queue modes: global, per CPU, per thread.
+ * - QSBR: call() goes online if the caller is offline, since liburcu
+ *   requires online callers.
+ */
+#ifndef FLAVORS_URCU_ADAPTER_H
+#define FLAVORS_URCU_ADAPTER_H
+
+#include <urcu/call-rcu.h>
+
+#include <pthread.h>
+#include <rcutorture/flavor.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define UA_CAT3_(a, b, c) a##b##c
+#define UA_CAT3(a, b, c) UA_CAT3_(a, b, c)
+/* UA(read_lock) is urcu_<flavor>_read_lock. */
+#define UA(name) UA_CAT3(urcu_, URCU_FLAVOR, _##name)
+
+_Static_assert(sizeof(struct rcu_head) <= 2 * sizeof(void *),
+	       "liburcu's rcu_head must fit in rcut_head.flavor_priv[0..1]");
+
+static atomic_ulong ua_gp_seq;
+static atomic_ulong ua_poll_target;
+static atomic_bool ua_poll_busy;
+static struct rcut_head ua_poll_head;
+static enum rcut_call_mode ua_call_mode = RCUT_CALL_GLOBAL;
+static __thread bool ua_registered; /* a harness thread, not a worker */
+static __thread struct call_rcu_data *ua_thread_crdp;
+
+static unsigned long ua_get_gp_seq(void)
+{
+	return atomic_load_explicit(&ua_gp_seq, memory_order_acquire);
+}
+
+/* A grace period that began after the sequence read 'started' has ended. */
+static void ua_gp_advance(unsigned long started)
+{
+	unsigned long cur = ua_get_gp_seq();
+
+	while (cur < started + 1 &&
+	       !atomic_compare_exchange_weak(&ua_gp_seq, &cur, started + 1))
+		;
+}
+
+static int ua_read_lock(void)
+{
+	UA(read_lock)();
+	return 0;
+}
+
+static void ua_read_unlock(int idx)
+{
+	(void)idx;
+	UA(read_unlock)();
+}
+
+static void ua_synchronize(void)
+{
+	unsigned long started = ua_get_gp_seq();
+
+	UA(synchronize_rcu)();
+	ua_gp_advance(started);
+}
+
+/* liburcu's callback: note the grace period, then run the harness's. */
+static void ua_invoke(struct rcu_head *h)
+{
+	struct rcut_head *rh = (struct rcut_head *)(void *)h;
+
+	ua_gp_advance((unsigned long)(uintptr_t)rh->flavor_priv[2]);
+	rh->func(rh);
+}
+
+/* Per-thread mode: the calling harness thread's own queue and worker. */
+static void ua_use_thread_queue(void)
+{
+	if (ua_call_mode != RCUT_CALL_PERTHREAD || !ua_registered ||
+	    ua_thread_crdp)
+		return;
+	ua_thread_crdp = UA(create_call_rcu_data)(0, -1);
+	if (ua_thread_crdp)
+		UA(set_thread_call_rcu_data)(ua_thread_crdp);
+}
+
+static void ua_call(struct rcut_head *head, void (*func)(struct rcut_head *))
+{
+#ifdef URCU_ADAPTER_QSBR
+	bool was_offline = !UA(read_ongoing)();
+
+	if (was_offline)
+		UA(thread_online)();
+#endif
+	head->func = func;
+	head->flavor_priv[2] = (void *)(uintptr_t)ua_get_gp_seq();
+	ua_use_thread_queue();
+	UA(call_rcu)((struct rcu_head *)(void *)head, ua_invoke);
+#ifdef URCU_ADAPTER_QSBR
+	if (was_offline)
+		UA(thread_offline)();
+#endif
+}
+
+static void ua_barrier(void)
+{
+	UA(barrier)();
+}
+
+static unsigned long ua_get_gp_state(void)
+{
+	return ua_get_gp_seq();
+}
+
+static bool ua_poll_gp_state(unsigned long cookie)
+{
+	return (long)(ua_get_gp_seq() - cookie) >= 2;
+}
+
+/* Keep one callback circulating until the poll target is reached. */
+static void ua_poll_cb(struct rcut_head *head)
+{
+	for (;;) {
+		unsigned long target = atomic_load(&ua_poll_target);
+		bool idle = false;
+
+		if ((long)(ua_get_gp_seq() - target) < 0) {
+			ua_call(head, ua_poll_cb);
+			return;
+		}
+		atomic_store(&ua_poll_busy, false);
+		/* A poller may have raised the target after our check. */
+		if ((long)(ua_get_gp_seq() - atomic_load(&ua_poll_target)) >=
+			    0 ||
+		    !atomic_compare_exchange_strong(&ua_poll_busy, &idle, true))
+			return;
+	}
+}
+
+static unsigned long ua_start_gp_poll(void)
+{
+	unsigned long cookie = ua_get_gp_seq(), target = cookie + 2;
+	unsigned long cur = atomic_load(&ua_poll_target);
+	bool idle = false;
+
+	while ((long)(cur - target) < 0 &&
+	       !atomic_compare_exchange_weak(&ua_poll_target, &cur, target))
+		;
+	if (atomic_compare_exchange_strong(&ua_poll_busy, &idle, true))
+		ua_call(&ua_poll_head, ua_poll_cb);
+	return cookie;
+}
+
+static void ua_cond_sync(unsigned long cookie)
+{
+	if (!ua_poll_gp_state(cookie))
+		ua_synchronize();
+}
+
+static int ua_set_call_mode(enum rcut_call_mode mode)
+{
+	ua_call_mode = mode;
+	return 0;
+}
+
+static int ua_init(void)
+{
+	if (ua_call_mode == RCUT_CALL_PERCPU &&
+	    UA(create_all_cpu_call_rcu_data)(0) != 0)
+		return -1;
+	return 0;
+}
+
+static void ua_register_thread(void)
+{
+	UA(register_thread)();
+	ua_registered = true;
+}
+
+/*
+ * Free the thread's own queue: its pending callbacks move to the default
+ * queue.  liburcu 0.13.2 does not join the worker it stops (an 8 MiB stack
+ * leaked per queue), so join it here.  A QSBR thread goes offline first:
+ * the worker's last grace period must not wait for this thread.
+ */
+static void ua_unregister_thread(void)
+{
+#ifdef URCU_ADAPTER_QSBR
+	if (UA(read_ongoing)())
+		UA(thread_offline)();
+#endif
+	if (ua_thread_crdp) {
+		pthread_t worker = UA(get_call_rcu_thread)(ua_thread_crdp);
+
+		UA(set_thread_call_rcu_data)(NULL);
+		UA(call_rcu_data_free)(ua_thread_crdp);
+		pthread_join(worker, NULL);
+		ua_thread_crdp = NULL;
+	}
+	ua_registered = false;
+	UA(unregister_thread)();
+}
+
+static void ua_ref_loop(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		UA(read_lock)();
+		UA(read_unlock)();
+	}
+}
+
+#ifdef URCU_ADAPTER_QSBR
+static void ua_quiescent_state(void)
+{
+	UA(quiescent_state)();
+}
+
+static void ua_thread_offline(void)
+{
+	UA(thread_offline)();
+}
+
+static void ua_thread_online(void)
+{
+	UA(thread_online)();
+}
+
+#define UA_QSBR_OPS                            \
+	.quiescent_state = ua_quiescent_state, \
+	.thread_offline = ua_thread_offline,   \
+	.thread_online = ua_thread_online,
+#else
+#define UA_QSBR_OPS
+#endif
+
+/* The hooks every liburcu adapter shares; name, description, caps vary. */
+#define URCU_ADAPTER_OPS                                                      \
+	.abi_version = RCUT_FLAVOR_ABI_VERSION, .init = ua_init,              \
+	.register_thread = ua_register_thread,                                \
+	.unregister_thread = ua_unregister_thread, .read_lock = ua_read_lock, \
+	.read_unlock = ua_read_unlock, .synchronize = ua_synchronize,         \
+	.synchronize_expedited = ua_synchronize, .call = ua_call,             \
+	.barrier = ua_barrier, .set_call_mode = ua_set_call_mode,             \
+	.get_gp_seq = ua_get_gp_seq, .get_gp_state = ua_get_gp_state,         \
+	.start_gp_poll = ua_start_gp_poll, .poll_gp_state = ua_poll_gp_state, \
+	.cond_sync = ua_cond_sync, .ref_loop = ua_ref_loop, UA_QSBR_OPS
+
+#endif /* FLAVORS_URCU_ADAPTER_H */

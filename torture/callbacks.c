@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Callback accounting: exactly once, never early, none lost.  The early
+ * check does not trust the flavor's own bookkeeping: it uses the readers'
+ * section counters as witnesses (see struct torture_cb).
+ */
+#include "torture.h"
+
+#include <stddef.h>
+
+#define WITNESS_SCAN 16 /* readers looked at per post, from a rotating start */
+
+enum { CB_IDLE, CB_POSTED };
+
+struct torture_thread **torture_readers;
+int torture_nreader_threads;
+
+static _Atomic unsigned int scan_start;
+
+/* Note readers that are inside a section now, before the call() begins. */
+static void take_witnesses(struct torture_cb *cb)
+{
+	int n = torture_nreader_threads,
+	    scan = n < WITNESS_SCAN ? n : WITNESS_SCAN;
+	unsigned int start =
+		n ? atomic_fetch_add_explicit(&scan_start, 1, relaxed) : 0;
+
+	cb->nwitness = 0;
+	for (int i = 0; i < scan && cb->nwitness < TORTURE_CB_WITNESSES; i++) {
+		int r = (int)((start + (unsigned int)i) % (unsigned int)n);
+		uint64_t sec = atomic_load_explicit(
+			&torture_readers[r]->section, relaxed);
+
+		if (!(sec & 1))
+			continue;
+		cb->witness[cb->nwitness].reader = r;
+		cb->witness[cb->nwitness].section = sec;
+		cb->nwitness++;
+	}
+	/* The witnesses' sections began before the grace period can. */
+	atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* A witness still in its section: the callback ran before a full GP. */
+static void check_witnesses(struct torture_cb *cb, uint64_t age_ns)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	for (int i = 0; i < cb->nwitness; i++) {
+		int r = cb->witness[i].reader;
+
+		if (atomic_load_explicit(&torture_readers[r]->section,
+					 relaxed) != cb->witness[i].section)
+			continue;
+		counter_inc(&torture_counters.cbs_early);
+		torture_failure(
+			"early callback",
+			"%s callback %p invoked %.3f ms after call(), while reader %d was still in the read-side section it was in at call() time",
+			cb->kind, (void *)cb, (double)age_ns / 1e6, r);
+		return;
+	}
+}
+
+static void cb_invoke(struct rcut_head *rh)
+{
+	struct torture_cb *cb =
+		(struct torture_cb *)((char *)rh -
+				      offsetof(struct torture_cb, rh));
+	uint64_t age = torture_now_ns() - cb->posted_ns;
+	int expected = CB_POSTED;
+
+	if (!atomic_compare_exchange_strong(&cb->state, &expected, CB_IDLE)) {
+		counter_inc(&torture_counters.cbs_dup);
+		torture_failure(
+			"duplicate callback",
+			"%s callback %p invoked again %.3f ms after its call() (already invoked once)",
+			cb->kind, (void *)cb, (double)age / 1e6);
+		return;
+	}
+	check_witnesses(cb, age);
+	counter_inc(&torture_counters.cbs_invoked);
+	cb->fn(cb);
+}
+
+void torture_cb_post(struct torture_cb *cb, const char *kind,
+		     void (*fn)(struct torture_cb *cb))
+{
+	cb->kind = kind;
+	cb->fn = fn;
+	cb->posted_ns = torture_now_ns();
+	take_witnesses(cb);
+	atomic_store(&cb->state, CB_POSTED);
+	counter_inc(&torture_counters.cbs_posted);
+	torture_flavor->call(&cb->rh, cb_invoke);
+}
+
+int64_t torture_cbs_in_flight(void)
+{
+	return (int64_t)(atomic_load(&torture_counters.cbs_posted) -
+			 atomic_load(&torture_counters.cbs_invoked));
+}
