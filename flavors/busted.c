@@ -38,6 +38,7 @@ const struct rcut_flavor rcut_flavor_busted = {
 	.read_lock = busted_read_lock,
 	.read_unlock = busted_read_unlock,
 	.synchronize = busted_synchronize,
+	.synchronize_expedited = busted_synchronize,
 	.call = busted_call,
 	.barrier = busted_barrier,
 };

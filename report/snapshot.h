@@ -33,6 +33,8 @@ struct rcut_snapshot {
 	uint64_t cbs_early; /* invoked while a reader from before call() read */
 	uint64_t cbs_dup;   /* invoked more than once */
 	uint64_t cbs_lost;  /* callbacks never invoked by the final barrier */
+	/* Writer updates by GP kind: sync, exp, normal, cond, poll. */
+	uint64_t writer_gps[5];
 };
 
 #endif /* REPORT_SNAPSHOT_H */

@@ -60,5 +60,12 @@ void rcut_report_rates(FILE *out, const char *flavor,
 		per_second(s->ver, s->elapsed_ns),
 		per_second(s->gps, s->elapsed_ns),
 		per_second(s->cbs_invoked, s->elapsed_ns));
+	fprintf(out,
+		"%s-torture: Writer GPs: sync: %llu exp: %llu normal: %llu cond: %llu poll: %llu\n",
+		flavor, (unsigned long long)s->writer_gps[0],
+		(unsigned long long)s->writer_gps[1],
+		(unsigned long long)s->writer_gps[2],
+		(unsigned long long)s->writer_gps[3],
+		(unsigned long long)s->writer_gps[4]);
 	fflush(out);
 }

@@ -55,6 +55,8 @@ void torture_snapshot(struct rcut_snapshot *s, struct torture_thread *threads,
 	s->gps = gps_completed();
 	for (int i = 0; i < RCUT_HIST_LEN; i++)
 		s->wcount[i] = LOAD(c->wcount[i]);
+	for (int k = 0; k < RCUT_GP_NKINDS; k++)
+		s->writer_gps[k] = LOAD(c->writer_gps[k]);
 	for (int t = 0; t < nthreads; t++) {
 		for (int i = 0; i < RCUT_HIST_LEN; i++) {
 			s->pipe[i] += LOAD(threads[t].pipe[i]);
@@ -63,3 +65,4 @@ void torture_snapshot(struct rcut_snapshot *s, struct torture_thread *threads,
 		s->reads += LOAD(threads[t].reads);
 	}
 }
+_Static_assert(RCUT_GP_NKINDS == sizeof(((struct rcut_snapshot *)0)->writer_gps) / sizeof(uint64_t), "snapshot writer_gps must match enum rcut_gp_kind");

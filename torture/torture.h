@@ -80,6 +80,7 @@ struct torture_counters {
 	_Atomic uint64_t read_exits;
 	_Atomic uint64_t wcount[RCUT_HIST_LEN];
 	_Atomic uint64_t sync_gps; /* GP waits completed by the harness */
+	_Atomic uint64_t writer_gps[RCUT_GP_NKINDS]; /* writer's GP kinds */
 	_Atomic uint64_t cbs_posted, cbs_invoked, cbs_early, cbs_dup;
 };
 extern struct torture_counters torture_counters;

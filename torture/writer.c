@@ -47,6 +47,7 @@ void torture_writer(struct torture_thread *t)
 			continue;
 		torture_elem_age(old); /* stage 1: removed from readers' view */
 		kind = torture_gp_pick(&t->rand, true);
+		counter_inc(&torture_counters.writer_gps[kind]);
 		if (kind == RCUT_GP_NORMAL) {
 			torture_elem_age_async(old);
 		} else {

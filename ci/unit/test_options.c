@@ -103,6 +103,49 @@ static void kernel_style_parameters(void **state)
 	assert_false(c.stop_on_failure);
 }
 
+static void gp_and_callback_options(void **state)
+{
+	const struct rcut_flavor *f = NULL;
+	struct rcut_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, NULL), 0);
+	assert_int_equal(c.gp_mask, 0);
+	assert_int_equal(c.call_mode, RCUT_CALL_GLOBAL);
+	assert_true(c.read_exit_delay_ns == 2 * NSEC_PER_SEC);
+	assert_int_equal(c.read_exit_burst, 16);
+
+	assert_int_equal(parse(&c, "--gp-cond", "--gp-poll", "--call-rcu",
+			       "perthread", "--read-exit-delay", "100ms",
+			       "--read-exit-burst", "0", NULL),
+			 0);
+	assert_int_equal(c.gp_mask, (1u << RCUT_GP_COND) | (1u << RCUT_GP_POLL));
+	assert_int_equal(c.call_mode, RCUT_CALL_PERTHREAD);
+	assert_true(c.read_exit_delay_ns == 100 * NSEC_PER_MSEC);
+	assert_int_equal(c.read_exit_burst, 0);
+	if (rcut_options_resolve(&c, &f, err, sizeof(err)))
+		fail_msg("resolve: %s", err);
+
+	assert_int_equal(parse(&c, "rcutorture.gp_sync=1", "rcutorture.gp_exp=y",
+			       "rcutorture.gp_normal=0", "rcutorture.call_rcu=percpu",
+			       NULL),
+			 0);
+	assert_int_equal(c.gp_mask, (1u << RCUT_GP_SYNC) | (1u << RCUT_GP_EXP));
+	assert_int_equal(c.call_mode, RCUT_CALL_PERCPU);
+
+	assert_int_equal(parse(&c, "--flavor", "busted", "--gp-exp", NULL), 0);
+	assert_int_equal(rcut_options_resolve(&c, &f, err, sizeof(err)), 0);
+	assert_int_equal(parse(&c, "--flavor", "busted", "--gp-poll", NULL), 0);
+	assert_int_equal(rcut_options_resolve(&c, &f, err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "--gp-poll: flavor busted has no polled"));
+	assert_int_equal(parse(&c, "--flavor", "busted", "--call-rcu", "percpu", NULL), 0);
+	assert_int_equal(rcut_options_resolve(&c, &f, err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "--call-rcu"));
+	assert_parse_error("--call-rcu: 'cpu' is not valid", "--call-rcu", "cpu");
+	assert_parse_error("--read-exit-burst", "--read-exit-burst", "5000");
+	assert_parse_error("--read-exit-delay", "--read-exit-delay", "later");
+}
+
 static void flavor_parameters_are_collected(void **state)
 {
 	struct rcut_config c;
@@ -264,6 +307,7 @@ int main(void)
 		cmocka_unit_test(long_options),
 		cmocka_unit_test(kernel_style_parameters),
 		cmocka_unit_test(flavor_parameters_are_collected),
+		cmocka_unit_test(gp_and_callback_options),
 		cmocka_unit_test(actions),
 		cmocka_unit_test(bad_counts),
 		cmocka_unit_test(bad_durations),

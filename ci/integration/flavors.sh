@@ -1,0 +1,134 @@
+# Integration tests: every liburcu flavor, callback modes, the GP mix,
+# read-exit churn and the callback-accounting negative controls.
+
+# A value from the final report: field NAME of line LINE (e.g. "Callbacks"
+# "early").
+report_field() { # line-label field
+	grep "torture: $1:" "$OUT" | tail -n 1 | sed -E "s/.* $2: ([0-9]+).*/\1/"
+}
+
+# The run in $OUT ended SUCCESS with a clean pipe and clean callbacks.
+expect_clean_success() { # flavor
+	expect_status 0
+	expect_out "^$1-torture:--- End of test: SUCCESS: "
+	(($(pipe_slot 0) > 0)) || die "$1: pipe stage 0 count is zero"
+	(($(pipe_late_sum) == 0)) || die "$1: pipe stages >= 2 are non-zero"
+	(($(report_field Callbacks early) == 0)) || die "$1: early callbacks"
+	(($(report_field Callbacks duplicate) == 0)) || die "$1: duplicate callbacks"
+	(($(report_field Callbacks lost) == 0)) || die "$1: lost callbacks"
+}
+
+t_each_liburcu_flavor_succeeds() {
+	for f in memb mb signal qsbr bp; do
+		run --flavor $f --duration 2 --stat-interval 0 --read-exit-delay 200ms --read-exit-burst 4
+		expect_clean_success $f
+		(($(pipe_slot 1) > 0)) || die "$f: pipe stage 1 count is zero"
+		(($(report_field Callbacks invoked) > 0)) || die "$f: no callbacks invoked"
+		grep -qE "read-exits: [1-9]" "$OUT" || die "$f: no read-exit threads ran"
+	done
+}
+
+t_call_rcu_modes() {
+	for m in global percpu perthread; do
+		for f in memb mb signal qsbr bp; do
+			run --flavor $f --call-rcu $m --gp-normal --duration 1 --stat-interval 0
+			expect_clean_success $f
+			expect_out " call_rcu=$m "
+			(($(report_field Callbacks invoked) > 0)) || die "$f/$m: no callbacks invoked"
+		done
+	done
+}
+
+t_long_flavor_names_are_aliases() {
+	run --flavor urcu-qsbr --duration 1
+	expect_status 0
+	expect_out '^qsbr-torture:--- End of test: SUCCESS'
+}
+
+t_each_gp_primitive_alone() {
+	local k other
+	for k in sync exp normal cond poll; do
+		run --flavor memb --gp-$k --duration 1.5 --stat-interval 0
+		expect_clean_success memb
+		expect_out " gp_$k=1"
+		(($(report_field 'Writer GPs' $k) > 0)) || die "--gp-$k: the writer never used it"
+		for other in sync exp normal cond poll; do
+			[[ $other == "$k" ]] && continue
+			(($(report_field 'Writer GPs' $other) == 0)) || die "--gp-$k: the writer also used $other"
+		done
+	done
+	# Without --gp-normal the writer posts no callbacks at all.
+	run --flavor qsbr --gp-sync --gp-cond --duration 1 --stat-interval 0 --read-exit-burst 0
+	expect_clean_success qsbr
+	(($(report_field Callbacks invoked) == 0)) || die "--gp-sync --gp-cond posted callbacks"
+	(($(report_field 'Writer GPs' cond) > 0)) || die "--gp-cond unused"
+}
+
+t_default_mix_uses_every_primitive() {
+	run --flavor mb --duration 2 --stat-interval 0
+	expect_clean_success mb
+	for k in sync exp normal cond poll; do
+		(($(report_field 'Writer GPs' $k) > 0)) || die "default mix never used $k"
+	done
+}
+
+t_missing_primitive_is_a_usage_error() {
+	run --flavor busted --gp-poll
+	expect_status 2
+	expect_err '^rcutorture: --gp-poll: flavor busted has no polled grace periods'
+	run --flavor busted --gp-cond
+	expect_status 2
+	expect_err '^rcutorture: --gp-cond: flavor busted has no grace-period cookies'
+	run --flavor busted --call-rcu perthread
+	expect_status 2
+	expect_err '^rcutorture: --call-rcu: flavor busted has only one callback queue'
+	run --call-rcu sometimes
+	expect_status 2
+	expect_err "^rcutorture: --call-rcu: 'sometimes' is not valid; expected global, percpu or perthread"
+	run --read-exit-burst -1
+	expect_status 2
+	expect_err '^rcutorture: --read-exit-burst'
+}
+
+t_read_exit_churn_can_be_disabled() {
+	run --duration 1 --read-exit-burst 0 --read-exit-delay 10ms
+	expect_status 0
+	expect_out 'read-exits: 0$'
+	run --duration 1 --read-exit-burst 3 --read-exit-delay 50ms
+	expect_status 0
+	local n=$(grep 'read-exits:' "$OUT" | tail -n 1 | sed 's/.*read-exits: //')
+	((n >= 6 && n % 3 == 0)) || die "expected whole bursts of 3 read-exits, got $n"
+}
+
+t_early_callbacks_fail() {
+	run --flavor busted-cb busted-cb.fault=early --duration 3 --stop-on-failure
+	expect_status 1
+	expect_out '^busted-cb-torture: !!! first failure at [0-9.]+ s: early callback: element aging callback .* while reader [0-9]+ was still in the read-side section'
+	expect_out 'End of test: FAILURE'
+}
+
+t_duplicate_callbacks_fail() {
+	run --flavor busted-cb busted-cb.fault=twice --duration 2 --stat-interval 0
+	expect_status 1
+	expect_out '^busted-cb-torture: !!! first failure at [0-9.]+ s: duplicate callback: element aging callback .* invoked again'
+	(($(report_field Callbacks duplicate) > 0)) || die "no duplicates counted"
+	expect_out '^busted-cb-torture: !!! Reader Pipe'
+}
+
+t_lost_callbacks_fail() {
+	run --flavor busted-cb busted-cb.fault=lose busted-cb.every=4 --gp-normal --duration 1 --stat-interval 0
+	expect_status 1
+	expect_out 'lost callbacks: [0-9]+ callbacks were never invoked by the final barrier'
+	(($(report_field Callbacks lost) > 0)) || die "no lost callbacks counted"
+}
+
+t_list_flavors_shows_every_flavor() {
+	run --list-flavors
+	expect_status 0
+	for f in memb mb signal qsbr bp busted busted-cb; do
+		expect_out "^$f +"
+	done
+	expect_out '^ +primitives: sync,exp=sync,call,barrier,call-modes,poll,cond,qsbr'
+	expect_out '^ +busted-cb.fault=early: '
+	expect_out '^exp=sync: '
+}
