@@ -20,6 +20,7 @@ void rcut_config_defaults(struct rcut_config *cfg)
 	cfg->stat_interval_ns = 15 * NSEC_PER_SEC;
 	cfg->verbose = 1;
 	cfg->call_mode = 0; /* RCUT_CALL_GLOBAL */
+	cfg->stall_timeout_ns = 10 * NSEC_PER_SEC;
 	cfg->read_exit_delay_ns = 2 * NSEC_PER_SEC;
 	cfg->read_exit_burst = 16;
 }

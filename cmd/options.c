@@ -41,6 +41,7 @@ enum option_key {
 	OPT_CALL_RCU,
 	OPT_READ_EXIT_DELAY,
 	OPT_READ_EXIT_BURST,
+	OPT_STALL_TIMEOUT,
 };
 
 static const struct argp_option options[] = {
@@ -54,6 +55,9 @@ static const struct argp_option options[] = {
 	  0 },
 	{ "seed", OPT_SEED, "N", 0,
 	  "Seed for every random choice, decimal or 0x-hex (default: from the clock; always printed)",
+	  0 },
+	{ "stall-timeout", OPT_STALL_TIMEOUT, "DURATION", 0,
+	  "A thread without progress, or a callback not invoked, for this long is a stall: backtraces, exit 4 (100ms to 1d; default: 10s)",
 	  0 },
 	{ "stop-on-failure", OPT_STOP_ON_FAILURE, NULL, 0,
 	  "End the run at the first failure instead of at --duration", 0 },
@@ -211,6 +215,14 @@ static int apply_option(struct parse_ctx *ctx, int key, const char *arg)
 			ctx,
 			"--call-rcu: '%s' is not valid; expected global, percpu or perthread",
 			arg);
+	case OPT_STALL_TIMEOUT:
+		if (parse_dur(ctx, "stall-timeout", arg, &cfg->stall_timeout_ns))
+			return EINVAL;
+		if (cfg->stall_timeout_ns < 100 * NSEC_PER_MSEC ||
+		    cfg->stall_timeout_ns > 86400 * NSEC_PER_SEC)
+			return fail(ctx, "--stall-timeout: '%s' is out of range; expected 100ms to 1d",
+				    arg);
+		return 0;
 	case OPT_READ_EXIT_DELAY:
 		return parse_dur(ctx, "read-exit-delay", arg,
 				 &cfg->read_exit_delay_ns);

@@ -45,5 +45,7 @@ extern const struct rcut_flavor rcut_flavor_qsbr;
 extern const struct rcut_flavor rcut_flavor_bp;
 extern const struct rcut_flavor rcut_flavor_busted;
 extern const struct rcut_flavor rcut_flavor_busted_cb;
+extern const struct rcut_flavor rcut_flavor_busted_hang;
+extern const struct rcut_flavor rcut_flavor_busted_crash;
 
 #endif /* FLAVORS_REGISTRY_H */

@@ -10,8 +10,6 @@
 
 #define WITNESS_SCAN 16 /* readers looked at per post, from a rotating start */
 
-enum { CB_IDLE, CB_POSTED };
-
 struct torture_thread **torture_readers;
 int torture_nreader_threads;
 
@@ -66,9 +64,9 @@ static void cb_invoke(struct rcut_head *rh)
 		(struct torture_cb *)((char *)rh -
 				      offsetof(struct torture_cb, rh));
 	uint64_t age = torture_now_ns() - cb->posted_ns;
-	int expected = CB_POSTED;
+	int expected = TORTURE_CB_POSTED;
 
-	if (!atomic_compare_exchange_strong(&cb->state, &expected, CB_IDLE)) {
+	if (!atomic_compare_exchange_strong(&cb->state, &expected, TORTURE_CB_IDLE)) {
 		counter_inc(&torture_counters.cbs_dup);
 		torture_failure(
 			"duplicate callback",
@@ -88,7 +86,7 @@ void torture_cb_post(struct torture_cb *cb, const char *kind,
 	cb->fn = fn;
 	cb->posted_ns = torture_now_ns();
 	take_witnesses(cb);
-	atomic_store(&cb->state, CB_POSTED);
+	atomic_store(&cb->state, TORTURE_CB_POSTED);
 	counter_inc(&torture_counters.cbs_posted);
 	torture_flavor->call(&cb->rh, cb_invoke);
 }

@@ -9,6 +9,8 @@
  */
 #include "torture.h"
 
+#include <stdio.h>
+
 static struct torture_elem pool[TORTURE_POOL_SIZE];
 static struct torture_elem *free_list;
 static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -54,8 +56,27 @@ struct torture_elem *torture_elem_alloc(void)
 	return e;
 }
 
+/*
+ * A freed element's callback heads are poisoned: a flavor that invokes or
+ * requeues one after it was freed jumps through a non-canonical address
+ * and crashes (exit 5 with a backtrace) instead of corrupting quietly.
+ */
+#define POISON_PTR ((void *)0xdead4ead00000000ULL)
+
+static void elem_poison(struct torture_elem *e)
+{
+	for (int k = 0; k < 2; k++) {
+		struct rcut_head *rh = &e->cb[k].rh;
+
+		for (size_t i = 0; i < sizeof(rh->flavor_priv) / sizeof(void *); i++)
+			rh->flavor_priv[i] = POISON_PTR;
+		rh->func = (void (*)(struct rcut_head *))POISON_PTR;
+	}
+}
+
 static void elem_free(struct torture_elem *e)
 {
+	elem_poison(e);
 	counter_inc(&torture_counters.rtf);
 	pthread_mutex_lock(&free_lock);
 	e->next = free_list;
@@ -100,4 +121,23 @@ static void elem_age_cb(struct torture_cb *cb)
 void torture_elem_age_async(struct torture_elem *e)
 {
 	elem_post_aging(e);
+}
+
+bool torture_pool_stalled_callback(uint64_t now, uint64_t timeout, char *what,
+				   size_t len)
+{
+	for (int i = 0; i < TORTURE_POOL_SIZE; i++) {
+		for (int k = 0; k < 2; k++) {
+			struct torture_cb *cb = &pool[i].cb[k];
+			uint64_t posted = cb->posted_ns;
+
+			if (atomic_load(&cb->state) != TORTURE_CB_POSTED ||
+			    now < posted || now - posted < timeout)
+				continue;
+			snprintf(what, len, "%s callback %p not invoked %.1f s after call()",
+				 cb->kind, (void *)cb, (double)(now - posted) / 1e9);
+			return true;
+		}
+	}
+	return false;
 }

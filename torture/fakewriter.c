@@ -18,8 +18,12 @@ void torture_fakewriter(struct torture_thread *t)
 				 FAKEWRITER_MAX_SLEEP_NS);
 		if (torture_must_stop())
 			break;
-		if (f->barrier && torture_random(&t->rand) % barrier_odds == 0)
+		if (f->barrier &&
+		    torture_random(&t->rand) % barrier_odds == 0) {
+			torture_op_begin("barrier");
 			f->barrier();
+			torture_op_end();
+		}
 		else
 			torture_gp_wait(&t->rand,
 					torture_gp_pick(&t->rand, false));

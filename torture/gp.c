@@ -102,21 +102,26 @@ void torture_gp_wait(struct torture_rand *r, enum rcut_gp_kind kind)
 
 	switch (kind) {
 	case RCUT_GP_EXP:
+		torture_op_begin("synchronize_expedited");
 		f->synchronize_expedited();
 		break;
 	case RCUT_GP_COND:
 		cookie = f->get_gp_state();
 		torture_nap_ns(torture_random(r) % COND_MAX_WAIT_NS);
+		torture_op_begin("cond_sync");
 		f->cond_sync(cookie);
 		break;
 	case RCUT_GP_POLL:
+		torture_op_begin("poll_gp_state loop");
 		poll_until_done(r, f->start_gp_poll());
 		break;
 	case RCUT_GP_SYNC:
 	case RCUT_GP_NORMAL:
 	case RCUT_GP_NKINDS:
+		torture_op_begin("synchronize");
 		f->synchronize();
 		break;
 	}
+	torture_op_end();
 	counter_inc(&torture_counters.sync_gps);
 }

@@ -161,6 +161,7 @@ void torture_reader(struct torture_thread *t)
 	while (!torture_must_stop()) {
 		if (!torture_one_read(t))
 			torture_sleep_ns(1000000);
+		torture_progress();
 		qsbr_between_reads(t);
 	}
 }

@@ -25,8 +25,7 @@
 #include <unistd.h>
 
 #define MAIN_TICK_NS 10000000ULL       /* main loop period: 10 ms */
-#define JOIN_BUDGET_NS 1000000000ULL   /* threads must stop within 1 s */
-#define BARRIER_BUDGET_NS 800000000ULL /* the final barrier gets 0.8 s */
+#define WATCHDOG_PERIOD_NS 100000000ULL /* stall checks: every 100 ms */
 
 const struct rcut_config *torture_cfg;
 const struct rcut_flavor *torture_flavor;
@@ -46,8 +45,8 @@ static long usable_cpus(void)
 }
 static int nthreads;
 
-/* A second SIGINT after the stop began: give up at once (status 130). */
-static void second_sigint(int sig)
+/* A second SIGINT/SIGTERM after the stop began: exit at once (130). */
+static void second_signal(int sig)
 {
 	static const char msg[] =
 		"rcutorture: interrupted again, exiting without the final report\n";
@@ -106,7 +105,8 @@ static int start_threads(void)
 	int n = 0, read_exit = c->read_exit_burst > 0;
 
 	nthreads = (int)(torture_nreaders + c->nfakewriters + 1 + read_exit);
-	threads = calloc((size_t)nthreads, sizeof(*threads));
+	/* One spare slot for the final-barrier thread. */
+	threads = calloc((size_t)nthreads + 1, sizeof(*threads));
 	torture_readers =
 		calloc((size_t)torture_nreaders, sizeof(*torture_readers));
 	if (!threads || !torture_readers) {
@@ -138,53 +138,112 @@ fail:
 	return -1;
 }
 
-/* Join every thread by the deadline; the number that did not stop. */
-static int join_threads(uint64_t deadline)
-{
-	int stuck = 0;
+static int verdict(const struct rcut_snapshot *s, int stuck);
+static void print_first_failure(void);
 
-	for (int i = 0; i < nthreads; i++) {
-		if (torture_thread_join(&threads[i], deadline))
-			continue;
-		stuck++;
-		fprintf(stdout,
-			"%s-torture: !!! %s %d did not stop within %.1f s of the end (stuck in the flavor?)\n",
-			torture_flavor->name, threads[i].kind, threads[i].id,
-			(double)JOIN_BUDGET_NS / 1e9);
-	}
-	return stuck;
-}
-
-/* The final barrier runs in a helper so a hung barrier cannot hang us. */
-static void *final_barrier(void *arg)
+/* The final barrier, a torture thread so the watchdog covers it too. */
+static void final_barrier(struct torture_thread *t)
 {
 	const struct rcut_flavor *f = torture_flavor;
 
-	(void)arg;
-	if (f->register_thread)
-		f->register_thread();
+	(void)t;
 	/* Aging callbacks re-post themselves: one barrier per stage. */
-	for (int i = 0; i <= RCUT_PIPE_LEN && torture_cbs_in_flight() > 0; i++)
+	for (int i = 0; i <= RCUT_PIPE_LEN && torture_cbs_in_flight() > 0;
+	     i++) {
+		torture_op_begin("final barrier");
 		f->barrier();
-	if (f->unregister_thread)
-		f->unregister_thread();
-	return NULL;
+		torture_op_end();
+	}
 }
 
-/* Wait for every posted callback; false if the barrier did not return. */
-static bool drain_callbacks(void)
+void torture_crash_report(void)
 {
-	struct torture_thread helper = { 0 };
-	pthread_t tid;
+	struct rcut_snapshot s;
 
-	if (!torture_flavor->barrier || torture_cbs_in_flight() <= 0)
-		return true;
-	if (pthread_create(&tid, NULL, final_barrier, NULL))
-		return false;
-	helper.tid = tid;
-	helper.created = true;
-	return torture_thread_join(&helper,
-				   torture_now_ns() + BARRIER_BUDGET_NS);
+	atomic_store(&torture_stopping, true);
+	torture_mark_stop();
+	torture_snapshot(&s, threads, nthreads);
+	rcut_report_stats(stdout, torture_flavor->name, &s);
+	rcut_report_rates(stdout, torture_flavor->name, &s);
+	print_first_failure();
+	print_params("End of test: CRASH");
+}
+
+/* Print the final report; returns the exit status it announces. */
+static int final_report(bool stalled, bool drained)
+{
+	const char *name = torture_flavor->name;
+	struct rcut_snapshot s;
+	int status;
+
+	torture_snapshot(&s, threads, nthreads);
+	if (drained) {
+		s.cbs_lost = (uint64_t)torture_cbs_in_flight();
+		if (s.cbs_lost)
+			torture_failure(
+				"lost callbacks",
+				"%llu callbacks were never invoked by the final barrier",
+				(unsigned long long)s.cbs_lost);
+	}
+	rcut_report_stats(stdout, name, &s);
+	rcut_report_rates(stdout, name, &s);
+	print_first_failure();
+	status = verdict(&s, stalled);
+	print_params(status == RCUT_EXIT_STALL ? "End of test: STALL" :
+		     status		       ? "End of test: FAILURE" :
+						 "End of test: SUCCESS");
+	return status;
+}
+
+/*
+ * A stall: say what is stuck, the flavor's own view, every thread's
+ * backtrace, then the final report; exit 4 without joining the stuck
+ * threads or running exit handlers that could block on them.
+ */
+static void __attribute__((noreturn)) stall_exit(const char *what)
+{
+	const struct rcut_flavor *f = torture_flavor;
+
+	torture_mark_stop();
+	printf("%s-torture: !!! STALL at %.3f s: %s (--stall-timeout %.1f s)\n",
+	       f->name, (double)torture_elapsed_ns() / 1e9, what,
+	       (double)torture_cfg->stall_timeout_ns / 1e9);
+	if (f->stats) {
+		printf("%s-torture: flavor state: ", f->name);
+		f->stats(stdout);
+	}
+	/* Backtraces first: once told to stop, healthy threads exit. */
+	torture_print_backtraces(threads, nthreads);
+	atomic_store(&torture_stopping, true);
+	final_report(true, false);
+	fflush(stdout);
+	fflush(stderr);
+	_exit(RCUT_EXIT_STALL);
+}
+
+/* Run the watchdog; never returns if it finds a stall. */
+static void watchdog(void)
+{
+	char what[256];
+
+	if (torture_watchdog_check(threads, nthreads, what, sizeof(what)))
+		stall_exit(what);
+}
+
+/* Join every thread, however long it takes, unless the watchdog fires. */
+static void wait_for_threads(void)
+{
+	for (;;) {
+		bool all = true;
+
+		for (int i = 0; i < nthreads; i++)
+			if (!torture_thread_join(&threads[i], 0))
+				all = false;
+		if (all)
+			return;
+		watchdog();
+		torture_nap_ns(MAIN_TICK_NS);
+	}
 }
 
 /* Wait in 10 ms ticks until the deadline, a signal, or a failure stop. */
@@ -195,6 +254,7 @@ static void main_loop(const sigset_t *sigs)
 		c->duration_ns ? torture_now_ns() + c->duration_ns : 0;
 	uint64_t next_stats = torture_now_ns() + c->stat_interval_ns;
 	struct timespec tick = { 0, (long)MAIN_TICK_NS };
+	uint64_t next_watchdog = 0;
 	struct rcut_snapshot s;
 	int sig;
 
@@ -210,6 +270,10 @@ static void main_loop(const sigset_t *sigs)
 		now = torture_now_ns();
 		if (deadline && now >= deadline)
 			break;
+		if (now >= next_watchdog) {
+			next_watchdog = now + WATCHDOG_PERIOD_NS;
+			watchdog();
+		}
 		if (c->stat_interval_ns && now >= next_stats) {
 			next_stats += c->stat_interval_ns;
 			if (c->verbose > 0) {
@@ -251,10 +315,8 @@ static void print_first_failure(void)
 
 int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 {
-	struct rcut_snapshot s;
 	sigset_t sigs;
-	bool drained;
-	int stuck, status;
+	int status;
 
 	torture_cfg = cfg;
 	torture_flavor = f;
@@ -274,6 +336,8 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 		return RCUT_EXIT_INTERNAL;
 	}
 	torture_pool_init();
+	torture_watchdog_init();
+	torture_fatal_init();
 	print_params("Start of test");
 	if (cfg->verbose > 1)
 		print_setup();
@@ -285,41 +349,27 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 	torture_mark_start();
 	torture_stats_start();
 	if (start_threads()) {
-		join_threads(torture_now_ns() + JOIN_BUDGET_NS);
+		wait_for_threads();
 		return RCUT_EXIT_INTERNAL;
 	}
 	main_loop(&sigs);
-	signal(SIGINT, second_sigint);
+	signal(SIGINT, second_signal);
+	signal(SIGTERM, second_signal);
 	pthread_sigmask(SIG_UNBLOCK, &sigs, NULL);
 
-	stuck = join_threads(torture_now_ns() + JOIN_BUDGET_NS);
-	drained = !stuck && drain_callbacks();
-	if (!stuck && !drained)
-		printf("%s-torture: !!! final barrier did not return within %.1f s\n",
-		       f->name, (double)BARRIER_BUDGET_NS / 1e9);
-
-	torture_snapshot(&s, threads, nthreads);
-	if (drained) {
-		s.cbs_lost = (uint64_t)torture_cbs_in_flight();
-		if (s.cbs_lost)
-			torture_failure(
-				"lost callbacks",
-				"%llu callbacks were never invoked by the final barrier",
-				(unsigned long long)s.cbs_lost);
+	wait_for_threads();
+	if (f->barrier && torture_cbs_in_flight() > 0) {
+		if (torture_thread_start(&threads[nthreads], "final-barrier", 0,
+					 final_barrier)) {
+			fprintf(stderr,
+				"rcutorture: cannot create the final-barrier thread: %s\n",
+				strerror(errno));
+			return RCUT_EXIT_INTERNAL;
+		}
+		nthreads++;
+		wait_for_threads();
 	}
-	rcut_report_stats(stdout, f->name, &s);
-	rcut_report_rates(stdout, f->name, &s);
-	print_first_failure();
-	status = verdict(&s, stuck || !drained);
-	print_params(status == RCUT_EXIT_STALL ? "End of test: STALL" :
-		     status		       ? "End of test: FAILURE" :
-						 "End of test: SUCCESS");
-	if (stuck || !drained) {
-		/* Threads are stuck inside the flavor: no cleanup, no atexit. */
-		fflush(stdout);
-		fflush(stderr);
-		_exit(status);
-	}
+	status = final_report(false, true);
 	if (f->cleanup)
 		f->cleanup();
 	free(torture_readers);

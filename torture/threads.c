@@ -12,6 +12,28 @@
 #include <time.h>
 
 static __thread int current_cpu = -1;
+static __thread struct torture_thread *self;
+
+struct torture_thread *torture_self(void)
+{
+	return self;
+}
+
+void torture_op_begin(const char *op)
+{
+	if (!self)
+		return;
+	atomic_store_explicit(&self->op_since_ns, torture_now_ns(), relaxed);
+	atomic_store_explicit(&self->op, op, memory_order_release);
+}
+
+void torture_op_end(void)
+{
+	if (!self)
+		return;
+	atomic_store_explicit(&self->op, NULL, memory_order_release);
+	counter_inc_owned(&self->progress);
+}
 
 int rcut_current_cpu(void)
 {
@@ -22,7 +44,9 @@ static void *thread_main(void *arg)
 {
 	struct torture_thread *t = arg;
 	const struct rcut_flavor *f = torture_flavor;
+	void *altstack = torture_fatal_thread_init();
 
+	self = t;
 	if (f->register_thread)
 		f->register_thread();
 	/* QSBR: threads that do not read stay offline, or GPs would wait. */
@@ -31,6 +55,7 @@ static void *thread_main(void *arg)
 	t->fn(t);
 	if (f->unregister_thread)
 		f->unregister_thread();
+	torture_fatal_thread_exit(altstack);
 	atomic_store(&t->exited, true);
 	return NULL;
 }

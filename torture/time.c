@@ -61,6 +61,7 @@ void torture_sleep_ns(uint64_t ns)
 		ts.tv_sec = (time_t)(chunk / 1000000000ULL);
 		ts.tv_nsec = (long)(chunk % 1000000000ULL);
 		nanosleep(&ts, NULL);
+		torture_progress(); /* sleeping is not being stuck */
 	}
 }
 

@@ -96,11 +96,56 @@ struct torture_thread {
 	struct torture_rand rand;
 	/* Odd while inside a read-side section (callback witnesses). */
 	_Atomic uint64_t section;
+	/* Watchdog: bumped as the thread gets on; what it is waiting in. */
+	_Atomic uint64_t progress;
+	const char *_Atomic op;
+	_Atomic uint64_t op_since_ns;
+	uint64_t wd_seen, wd_since_ns; /* the watchdog's own bookkeeping */
+	/* Its backtrace, written by itself on request (watchdog.c). */
+	char *bt;
+	atomic_bool bt_done;
 	/* Per-reader histograms, written only by the owning thread. */
 	_Atomic uint64_t pipe[RCUT_HIST_LEN];
 	_Atomic uint64_t batch[RCUT_HIST_LEN];
 	_Atomic uint64_t reads;
 };
+
+/* The calling torture thread, NULL in other threads. */
+struct torture_thread *torture_self(void);
+
+/* The calling thread got on with its work (the watchdog looks at this). */
+static inline void torture_progress(void)
+{
+	struct torture_thread *t = torture_self();
+
+	if (t)
+		counter_inc_owned(&t->progress);
+}
+
+/* The calling thread enters / leaves a flavor call that may block. */
+void torture_op_begin(const char *op);
+void torture_op_end(void);
+
+/* --- fatal signals (torture/fatal.c) --- */
+/* Report and exit 5 on SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT. */
+void torture_fatal_init(void);
+/* Give the calling thread an alternate signal stack; pass to _exit(). */
+void *torture_fatal_thread_init(void);
+void torture_fatal_thread_exit(void *altstack);
+/* The report so far and "End of test: CRASH" (torture/run.c). */
+void torture_crash_report(void);
+
+/* --- the stall watchdog (torture/watchdog.c) --- */
+/* Install the backtrace-request signal handler; before threads start. */
+void torture_watchdog_init(void);
+/*
+ * Look for a stall: a thread without progress or a callback not invoked
+ * for --stall-timeout.  Returns true with a description in what.
+ */
+bool torture_watchdog_check(struct torture_thread *threads, int n, char *what,
+			    size_t len);
+/* Print every live thread's backtrace (each unwinds itself on a signal). */
+void torture_print_backtraces(struct torture_thread *threads, int n);
 
 /* Create a thread of the given kind; -1 (and errno) if it could not. */
 int torture_thread_start(struct torture_thread *t, const char *kind, int id,
@@ -122,6 +167,7 @@ void torture_fakewriter(struct torture_thread *t);
 
 /* --- accounted callbacks (torture/callbacks.c) --- */
 #define TORTURE_CB_WITNESSES 4
+enum { TORTURE_CB_IDLE, TORTURE_CB_POSTED };
 
 /*
  * Every callback the harness posts goes through this layer, which checks
@@ -175,6 +221,9 @@ bool torture_elem_age(struct torture_elem *e);
 /* Age e once per grace period via the flavor's call(), until freed. */
 void torture_elem_age_async(struct torture_elem *e);
 bool torture_pool_empty(void);
+/* An element's aging callback posted more than timeout ago, not invoked. */
+bool torture_pool_stalled_callback(uint64_t now, uint64_t timeout, char *what,
+				   size_t len);
 
 /* Note the flavor's GP sequence at the start (torture/stats.c). */
 void torture_stats_start(void);

@@ -35,6 +35,7 @@ void torture_writer(struct torture_thread *t)
 		struct torture_elem *e, *old;
 		enum rcut_gp_kind kind;
 
+		torture_progress();
 		torture_sleep_ns(torture_random(&t->rand) %
 				 WRITER_MAX_DELAY_NS);
 		e = torture_elem_alloc();
