@@ -30,7 +30,7 @@ else
 OUT := $(BUILD)/$(BIN)
 endif
 
-.PHONY: all unit run check check-unit check-integration san deps install uninstall format clean bench
+.PHONY: all unit run check deps install uninstall format clean bench fuzz
 
 all: $(OUT)
 
@@ -74,6 +74,23 @@ $(BENCH_LOOP): $(BENCH_OBJS)
 bench: all $(BENCH_LOOP)
 	ci/bench/run --bin ./$(OUT) --loop $(BENCH_LOOP) --out $(BUILD)/bench
 
+# libFuzzer target for the option, duration and parameter parsers (clang).
+FUZZ_BIN := build-fuzz/fuzz_options
+FUZZ_TIME ?= 1800
+FUZZ_FLAGS := -std=gnu11 -Iinclude -pthread -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+
+$(FUZZ_BIN): ci/fuzz/fuzz_options.c $(LIB_SRCS) $(wildcard */*.h include/rcutorture/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ    $@"
+	@clang $(FUZZ_FLAGS) -o $@ ci/fuzz/fuzz_options.c $(LIB_SRCS) $(LIBS)
+
+# A long fuzzing session: FUZZ_TIME seconds (default 30 minutes); new
+# crashes land in build-fuzz/ and belong in ci/fuzz/regressions/.
+fuzz: deps $(FUZZ_BIN)
+	@mkdir -p build-fuzz/corpus
+	cp ci/fuzz/corpus/* build-fuzz/corpus/
+	cd build-fuzz && ./fuzz_options -max_total_time=$(FUZZ_TIME) -timeout=5 corpus ../ci/fuzz/corpus ../ci/fuzz/regressions
+
 deps:
 	@ci/deps
 
@@ -86,7 +103,8 @@ run: deps
 check: deps
 	@$(MAKE) --no-print-directory all unit
 	@$(MAKE) --no-print-directory BUILD=build-san EXTRA_CFLAGS='$(SAN_FLAGS)' LDFLAGS='$(SAN_FLAGS)' all
-	ci/run-tests --bin ./$(BIN) --san-bin build-san/$(BIN) --unit-dir $(BUILD)/unit
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+	ci/run-tests --bin ./$(BIN) --san-bin build-san/$(BIN) --unit-dir $(BUILD)/unit --fuzz-bin $(FUZZ_BIN)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/include/rcutorture
@@ -103,6 +121,6 @@ format:
 	clang-format -i $(SRCS) $(UNIT_SRCS) $(wildcard */*.h ci/bench/*.[ch] include/rcutorture/*.h)
 
 clean:
-	rm -rf build build-san $(BIN)
+	rm -rf build build-san build-fuzz $(BIN)
 
 -include $(OBJS:.o=.d) $(BUILD)/cmd/main.d $(BENCH_OBJS:.o=.d)

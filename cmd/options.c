@@ -216,12 +216,15 @@ static int apply_option(struct parse_ctx *ctx, int key, const char *arg)
 			"--call-rcu: '%s' is not valid; expected global, percpu or perthread",
 			arg);
 	case OPT_STALL_TIMEOUT:
-		if (parse_dur(ctx, "stall-timeout", arg, &cfg->stall_timeout_ns))
+		if (parse_dur(ctx, "stall-timeout", arg,
+			      &cfg->stall_timeout_ns))
 			return EINVAL;
 		if (cfg->stall_timeout_ns < 100 * NSEC_PER_MSEC ||
 		    cfg->stall_timeout_ns > 86400 * NSEC_PER_SEC)
-			return fail(ctx, "--stall-timeout: '%s' is out of range; expected 100ms to 1d",
-				    arg);
+			return fail(
+				ctx,
+				"--stall-timeout: '%s' is out of range; expected 100ms to 1d",
+				arg);
 		return 0;
 	case OPT_READ_EXIT_DELAY:
 		return parse_dur(ctx, "read-exit-delay", arg,
@@ -382,8 +385,10 @@ int rcut_options_parse(int argc, char **argv, struct rcut_config *cfg,
 		       ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP |
 			       ARGP_IN_ORDER,
 		       NULL, &ctx);
-	if (ctx.failed)
+	if (ctx.failed) {
+		rcut_one_line(err);
 		return 2;
+	}
 	if (e) {
 		snprintf(err, errlen,
 			 "bad command line (%s); see rcutorture --help",
@@ -393,9 +398,23 @@ int rcut_options_parse(int argc, char **argv, struct rcut_config *cfg,
 	return 0;
 }
 
+static int resolve(const struct rcut_config *cfg,
+		   const struct rcut_flavor **flavor, char *err, size_t errlen);
+
 int rcut_options_resolve(const struct rcut_config *cfg,
 			 const struct rcut_flavor **flavor, char *err,
 			 size_t errlen)
+{
+	int ret = resolve(cfg, flavor, err, errlen);
+
+	if (ret)
+		rcut_one_line(err);
+	return ret;
+}
+
+/* rcut_options_resolve's body; err may echo the user's text verbatim. */
+static int resolve(const struct rcut_config *cfg,
+		   const struct rcut_flavor **flavor, char *err, size_t errlen)
 {
 	const struct rcut_flavor *f = rcut_flavor_find(cfg->flavor_name);
 

@@ -134,3 +134,10 @@ void rcut_format_duration(uint64_t ns, char *buf, unsigned long len)
 	else
 		snprintf(buf, len, "%lluns", (unsigned long long)ns);
 }
+
+void rcut_one_line(char *msg)
+{
+	for (; *msg; msg++)
+		if (iscntrl((unsigned char)*msg))
+			*msg = '?';
+}

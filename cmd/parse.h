@@ -25,6 +25,12 @@ int rcut_parse_u64(const char *text, uint64_t *value);
 /* 1/0, y/n, yes/no, true/false, on/off.  Returns 0 or -1. */
 int rcut_parse_bool(const char *text, bool *value);
 
+/*
+ * Make an error message safe to print as one line: control characters
+ * (a newline inside an argument, say) become '?'.
+ */
+void rcut_one_line(char *msg);
+
 /* Format ns as the shortest exact duration text ("1.5s", "200ms"). */
 void rcut_format_duration(uint64_t ns, char *buf, unsigned long len);
 

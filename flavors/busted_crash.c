@@ -38,7 +38,8 @@ static void busted_crash_barrier(void)
 const struct rcut_flavor rcut_flavor_busted_crash = {
 	.abi_version = RCUT_FLAVOR_ABI_VERSION,
 	.name = "busted-crash",
-	.description = "negative control: invokes freed callback heads (must crash: exit 5)",
+	.description =
+		"negative control: invokes freed callback heads (must crash: exit 5)",
 	.caps = RCUT_CAP_NESTING,
 	.read_lock = busted_crash_read_lock,
 	.read_unlock = busted_crash_read_unlock,

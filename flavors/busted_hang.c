@@ -27,7 +27,8 @@ static struct timespec start;
 static const struct rcut_param busted_hang_params[] = {
 	{ "hang", "what never returns: sync, barrier, call or read",
 	  RCUT_PARAM_ENUM, 0, 0, hang_names, &hang },
-	{ "after", "ms into the run before read_lock starts to hang (hang=read)",
+	{ "after",
+	  "ms into the run before read_lock starts to hang (hang=read)",
 	  RCUT_PARAM_INT, 0, 3600000, NULL, &after_ms },
 	{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
 };
@@ -85,10 +86,11 @@ static void busted_hang_barrier(void)
 /* The shared adapter hooks, with the hanging ones replacing them. */
 #pragma GCC diagnostic ignored "-Woverride-init"
 const struct rcut_flavor rcut_flavor_busted_hang = {
-	URCU_ADAPTER_OPS
-	.name = "busted-hang",
-	.description = "negative control: urcu-memb with a primitive that never returns (must STALL)",
-	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING | RCUT_CAP_EXP_IS_SYNC,
+	URCU_ADAPTER_OPS.name = "busted-hang",
+	.description =
+		"negative control: urcu-memb with a primitive that never returns (must STALL)",
+	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
+		RCUT_CAP_EXP_IS_SYNC,
 	.params = busted_hang_params,
 	.init = busted_hang_init,
 	.read_lock = busted_hang_read_lock,

@@ -30,8 +30,9 @@ int rcut_backtrace(char *buf, size_t len, int skip)
 		unw_get_reg(&cursor, UNW_REG_IP, &ip);
 		if (unw_get_proc_name(&cursor, name, sizeof(name), &off))
 			snprintf(name, sizeof(name), "??");
-		n = snprintf(buf + used, len - used, "    #%d %s+0x%lx [0x%lx]\n",
-			     written, name, (unsigned long)off, (unsigned long)ip);
+		n = snprintf(buf + used, len - used,
+			     "    #%d %s+0x%lx [0x%lx]\n", written, name,
+			     (unsigned long)off, (unsigned long)ip);
 		if (n < 0 || (size_t)n >= len - used)
 			break;
 		used += (size_t)n;

@@ -66,7 +66,8 @@ static void cb_invoke(struct rcut_head *rh)
 	uint64_t age = torture_now_ns() - cb->posted_ns;
 	int expected = TORTURE_CB_POSTED;
 
-	if (!atomic_compare_exchange_strong(&cb->state, &expected, TORTURE_CB_IDLE)) {
+	if (!atomic_compare_exchange_strong(&cb->state, &expected,
+					    TORTURE_CB_IDLE)) {
 		counter_inc(&torture_counters.cbs_dup);
 		torture_failure(
 			"duplicate callback",

@@ -40,7 +40,7 @@ struct rcut_config {
 	bool stop_on_failure;
 	unsigned int gp_mask; /* 1 << RCUT_GP_*; 0: every one the flavor has */
 	int call_mode;	      /* enum rcut_call_mode */
-	uint64_t stall_timeout_ns; /* no progress this long is a stall */
+	uint64_t stall_timeout_ns;   /* no progress this long is a stall */
 	uint64_t read_exit_delay_ns; /* between read-exit bursts */
 	long read_exit_burst; /* threads per burst; 0: no read-exit test */
 	int nparams;

@@ -68,7 +68,8 @@ static void elem_poison(struct torture_elem *e)
 	for (int k = 0; k < 2; k++) {
 		struct rcut_head *rh = &e->cb[k].rh;
 
-		for (size_t i = 0; i < sizeof(rh->flavor_priv) / sizeof(void *); i++)
+		for (size_t i = 0; i < sizeof(rh->flavor_priv) / sizeof(void *);
+		     i++)
 			rh->flavor_priv[i] = POISON_PTR;
 		rh->func = (void (*)(struct rcut_head *))POISON_PTR;
 	}
@@ -134,8 +135,11 @@ bool torture_pool_stalled_callback(uint64_t now, uint64_t timeout, char *what,
 			if (atomic_load(&cb->state) != TORTURE_CB_POSTED ||
 			    now < posted || now - posted < timeout)
 				continue;
-			snprintf(what, len, "%s callback %p not invoked %.1f s after call()",
-				 cb->kind, (void *)cb, (double)(now - posted) / 1e9);
+			snprintf(
+				what, len,
+				"%s callback %p not invoked %.1f s after call()",
+				cb->kind, (void *)cb,
+				(double)(now - posted) / 1e9);
 			return true;
 		}
 	}

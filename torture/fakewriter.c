@@ -23,8 +23,7 @@ void torture_fakewriter(struct torture_thread *t)
 			torture_op_begin("barrier");
 			f->barrier();
 			torture_op_end();
-		}
-		else
+		} else
 			torture_gp_wait(&t->rand,
 					torture_gp_pick(&t->rand, false));
 	}

@@ -38,7 +38,8 @@ static void fatal_handler(int sig, siginfo_t *info, void *uctx)
 	       name, sigabbrev_np(sig), strsignal(sig), t ? t->kind : "thread",
 	       t ? t->id : -1, (double)torture_elapsed_ns() / 1e9,
 	       info->si_addr);
-	rcut_backtrace(bt, sizeof(bt), 2); /* not the handler, nor the signal trampoline */
+	rcut_backtrace(bt, sizeof(bt),
+		       2); /* not the handler, nor the signal trampoline */
 	printf("%s-torture: backtrace of the faulting thread:\n%s", name, bt);
 	torture_crash_report();
 	fflush(stdout);
@@ -54,7 +55,8 @@ void torture_fatal_init(void)
 	sa.sa_sigaction = fatal_handler;
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
 	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++)
+	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]);
+	     i++)
 		sigaction(fatal_signals[i], &sa, NULL);
 }
 

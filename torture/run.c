@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAIN_TICK_NS 10000000ULL       /* main loop period: 10 ms */
+#define MAIN_TICK_NS 10000000ULL	/* main loop period: 10 ms */
 #define WATCHDOG_PERIOD_NS 100000000ULL /* stall checks: every 100 ms */
 
 const struct rcut_config *torture_cfg;

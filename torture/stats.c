@@ -65,4 +65,7 @@ void torture_snapshot(struct rcut_snapshot *s, struct torture_thread *threads,
 		s->reads += LOAD(threads[t].reads);
 	}
 }
-_Static_assert(RCUT_GP_NKINDS == sizeof(((struct rcut_snapshot *)0)->writer_gps) / sizeof(uint64_t), "snapshot writer_gps must match enum rcut_gp_kind");
+_Static_assert(RCUT_GP_NKINDS ==
+		       sizeof(((struct rcut_snapshot *)0)->writer_gps) /
+			       sizeof(uint64_t),
+	       "snapshot writer_gps must match enum rcut_gp_kind");

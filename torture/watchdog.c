@@ -43,8 +43,8 @@ void torture_watchdog_init(void)
 }
 
 /* A thread that has not got on with its work for the stall timeout. */
-static bool thread_stalled(struct torture_thread *t, uint64_t now,
-			   char *what, size_t len)
+static bool thread_stalled(struct torture_thread *t, uint64_t now, char *what,
+			   size_t len)
 {
 	uint64_t p = atomic_load_explicit(&t->progress, relaxed);
 	uint64_t timeout = torture_cfg->stall_timeout_ns;

@@ -119,16 +119,17 @@ static void gp_and_callback_options(void **state)
 			       "perthread", "--read-exit-delay", "100ms",
 			       "--read-exit-burst", "0", NULL),
 			 0);
-	assert_int_equal(c.gp_mask, (1u << RCUT_GP_COND) | (1u << RCUT_GP_POLL));
+	assert_int_equal(c.gp_mask,
+			 (1u << RCUT_GP_COND) | (1u << RCUT_GP_POLL));
 	assert_int_equal(c.call_mode, RCUT_CALL_PERTHREAD);
 	assert_true(c.read_exit_delay_ns == 100 * NSEC_PER_MSEC);
 	assert_int_equal(c.read_exit_burst, 0);
 	if (rcut_options_resolve(&c, &f, err, sizeof(err)))
 		fail_msg("resolve: %s", err);
 
-	assert_int_equal(parse(&c, "rcutorture.gp_sync=1", "rcutorture.gp_exp=y",
-			       "rcutorture.gp_normal=0", "rcutorture.call_rcu=percpu",
-			       NULL),
+	assert_int_equal(parse(&c, "rcutorture.gp_sync=1",
+			       "rcutorture.gp_exp=y", "rcutorture.gp_normal=0",
+			       "rcutorture.call_rcu=percpu", NULL),
 			 0);
 	assert_int_equal(c.gp_mask, (1u << RCUT_GP_SYNC) | (1u << RCUT_GP_EXP));
 	assert_int_equal(c.call_mode, RCUT_CALL_PERCPU);
@@ -138,10 +139,13 @@ static void gp_and_callback_options(void **state)
 	assert_int_equal(parse(&c, "--flavor", "busted", "--gp-poll", NULL), 0);
 	assert_int_equal(rcut_options_resolve(&c, &f, err, sizeof(err)), 2);
 	assert_non_null(strstr(err, "--gp-poll: flavor busted has no polled"));
-	assert_int_equal(parse(&c, "--flavor", "busted", "--call-rcu", "percpu", NULL), 0);
+	assert_int_equal(
+		parse(&c, "--flavor", "busted", "--call-rcu", "percpu", NULL),
+		0);
 	assert_int_equal(rcut_options_resolve(&c, &f, err, sizeof(err)), 2);
 	assert_non_null(strstr(err, "--call-rcu"));
-	assert_parse_error("--call-rcu: 'cpu' is not valid", "--call-rcu", "cpu");
+	assert_parse_error("--call-rcu: 'cpu' is not valid", "--call-rcu",
+			   "cpu");
 	assert_parse_error("--read-exit-burst", "--read-exit-burst", "5000");
 	assert_parse_error("--read-exit-delay", "--read-exit-delay", "later");
 }

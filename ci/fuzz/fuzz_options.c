@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer target for the command-line front end: the input is split at
+ * NUL bytes into an argument vector, which goes through the
+ * option parser, flavor resolution (NAME.KEY=VALUE parameters included)
+ * and, word by word, the value parsers.  Any crash, sanitizer report or
+ * message that is not one line is a finding.
+ */
+#include "../../cmd/options.h"
+#include "../../cmd/parse.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ARGS 24
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Every error must be a non-empty message printable as one line. */
+static void check_message(const char *err)
+{
+	if (!err[0])
+		abort();
+	for (const char *p = err; *p; p++)
+		if (iscntrl((unsigned char)*p))
+			abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1), *argv[MAX_ARGS + 2], err[512];
+	const char *end = (const char *)data + size;
+	const struct rcut_flavor *flavor;
+	struct rcut_config cfg;
+	int argc = 1;
+	uint64_t u;
+	long l;
+	bool b;
+
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	argv[0] = (char *)"rcutorture";
+	for (char *p = text; argc <= MAX_ARGS;) {
+		argv[argc++] = p;
+		p += strlen(p) + 1;
+		if (p > text + (end - (const char *)data))
+			break;
+	}
+	argv[argc] = NULL;
+
+	rcut_config_defaults(&cfg);
+	if (rcut_options_parse(argc, argv, &cfg, err, sizeof(err)) == 0) {
+		if (cfg.action == RCUT_ACTION_RUN &&
+		    rcut_options_resolve(&cfg, &flavor, err, sizeof(err)))
+			check_message(err);
+	} else {
+		check_message(err);
+	}
+	for (int i = 1; i < argc; i++) {
+		if (rcut_parse_duration(argv[i], &u) == 0) {
+			char buf[32];
+
+			rcut_format_duration(u, buf, sizeof(buf));
+		}
+		(void)rcut_parse_long(argv[i], -5, 5, &l);
+		(void)rcut_parse_u64(argv[i], &u);
+		(void)rcut_parse_bool(argv[i], &b);
+	}
+	free(text);
+	return 0;
+}
