@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+const char *const rcut_pin_names[] = { "compact", "scatter", "none", NULL };
 const char *const rcut_call_mode_names[] = { "global", "percpu", "perthread",
 					     NULL };
 
@@ -23,4 +24,10 @@ void rcut_config_defaults(struct rcut_config *cfg)
 	cfg->stall_timeout_ns = 10 * NSEC_PER_SEC;
 	cfg->read_exit_delay_ns = 2 * NSEC_PER_SEC;
 	cfg->read_exit_burst = 16;
+	cfg->ncpus = -1;
+	cfg->pin = 0; /* RCUT_PIN_COMPACT */
+	cfg->fwd_progress = 1;
+	cfg->fwd_progress_holdoff_ns = 10 * NSEC_PER_SEC;
+	cfg->fwd_progress_div = 4;
+	cfg->cbflood_max = 50000;
 }

@@ -42,6 +42,17 @@ enum option_key {
 	OPT_READ_EXIT_DELAY,
 	OPT_READ_EXIT_BURST,
 	OPT_STALL_TIMEOUT,
+	OPT_CPUS,
+	OPT_PIN,
+	OPT_ONOFF_INTERVAL,
+	OPT_ONOFF_HOLDOFF,
+	OPT_N_BARRIER_CBS,
+	OPT_FWD_PROGRESS,
+	OPT_FWD_PROGRESS_HOLDOFF,
+	OPT_FWD_PROGRESS_DIV,
+	OPT_CBFLOOD_MAX,
+	OPT_STUTTER,
+	OPT_SHUFFLE_INTERVAL,
 };
 
 static const struct argp_option options[] = {
@@ -75,8 +86,42 @@ static const struct argp_option options[] = {
 	  "Short-lived reader threads per burst, 0 to 4096; 0 disables read-exit churn (default: 16)",
 	  0 },
 
+	{ "n-barrier-cbs", OPT_N_BARRIER_CBS, "N", 0,
+	  "Barrier test: N poster threads each post a callback per phase, then the flavor's barrier must have run them all; 0 to 1024, 0 disables (default: 0)",
+	  0 },
+	{ "fwd-progress", OPT_FWD_PROGRESS, "N", 0,
+	  "Callback-flood (forward-progress) threads, 0 to 64; 0 disables (default: 1)",
+	  0 },
+	{ "fwd-progress-holdoff", OPT_FWD_PROGRESS_HOLDOFF, "DURATION", 0,
+	  "Pause before and between callback floods (default: 10s)", 0 },
+	{ "fwd-progress-div", OPT_FWD_PROGRESS_DIV, "N", 0,
+	  "A flood lasts at most --stall-timeout / N, 1 to 100 (default: 4)",
+	  0 },
+	{ "cbflood-max", OPT_CBFLOOD_MAX, "N", 0,
+	  "Most callbacks one flood keeps outstanding (its memory cap), 1 to 10000000 (default: 50000)",
+	  0 },
+	{ "stutter", OPT_STUTTER, "DURATION", 0,
+	  "Pause all torture threads for this long, then let them run as long, repeatedly; 0 disables (default: 0; the kernel's is 5s)",
+	  0 },
+
+	{ NULL, 0, NULL, 0, "Simulated CPUs:", 3 },
+	{ "cpus", OPT_CPUS, "N", 0,
+	  "Simulated CPUs, 1 to 1024; may exceed the PUs (default: the PUs this process may use)",
+	  0 },
+	{ "pin", OPT_PIN, "MODE", 0,
+	  "Map simulated CPUs to PUs compact (topology order), scatter (spread over cores) or none (no binding) (default: compact)",
+	  0 },
+	{ "onoff-interval", OPT_ONOFF_INTERVAL, "DURATION", 0,
+	  "Take a random simulated CPU offline or online this often; 0 disables (default: 0)",
+	  0 },
+	{ "onoff-holdoff", OPT_ONOFF_HOLDOFF, "DURATION", 0,
+	  "Wait this long before the first CPU offline (default: 0)", 0 },
+	{ "shuffle-interval", OPT_SHUFFLE_INTERVAL, "DURATION", 0,
+	  "Every interval, make the next simulated CPU idle (threads avoid it); 0 disables (default: 0; the kernel's is 3s)",
+	  0 },
+
 	{ NULL, 0, NULL, 0,
-	  "Grace-period primitives (default: all the flavor has):", 3 },
+	  "Grace-period primitives (default: all the flavor has):", 4 },
 	{ "gp-sync", OPT_GP_SYNC, NULL, 0, "Use synchronize()", 0 },
 	{ "gp-exp", OPT_GP_EXP, NULL, 0, "Use expedited synchronize()", 0 },
 	{ "gp-normal", OPT_GP_NORMAL, NULL, 0,
@@ -89,7 +134,7 @@ static const struct argp_option options[] = {
 	  "Callback queues: global, percpu (one per CPU) or perthread (default: global)",
 	  0 },
 
-	{ NULL, 0, NULL, 0, "Output:", 4 },
+	{ NULL, 0, NULL, 0, "Output:", 5 },
 	{ "stat-interval", OPT_STAT_INTERVAL, "DURATION", 0,
 	  "Print the stats block this often; 0 prints it only at the end (default: 15s)",
 	  0 },
@@ -162,6 +207,29 @@ static int parse_dur(struct parse_ctx *ctx, const char *opt, const char *arg,
 	return 0;
 }
 
+/* One of a NULL-ended list of words; its index goes to *out. */
+static int parse_choice(struct parse_ctx *ctx, const char *opt, const char *arg,
+			const char *const *choices, int *out)
+{
+	char accepted[128] = "";
+
+	for (int i = 0; choices[i]; i++) {
+		size_t used = strlen(accepted);
+
+		if (!strcmp(arg, choices[i])) {
+			*out = i;
+			return 0;
+		}
+		snprintf(accepted + used, sizeof(accepted) - used, "%s%s",
+			 i == 0		? "" :
+			 choices[i + 1] ? ", " :
+					  " or ",
+			 choices[i]);
+	}
+	return fail(ctx, "--%s: '%s' is not valid; expected %s", opt, arg,
+		    accepted);
+}
+
 /* Apply one option; arg is NULL for flags. */
 static int apply_option(struct parse_ctx *ctx, int key, const char *arg)
 {
@@ -205,16 +273,8 @@ static int apply_option(struct parse_ctx *ctx, int key, const char *arg)
 		cfg->gp_mask |= 1u << (RCUT_GP_SYNC + key - OPT_GP_SYNC);
 		return 0;
 	case OPT_CALL_RCU:
-		for (int m = 0; rcut_call_mode_names[m]; m++) {
-			if (!strcmp(arg, rcut_call_mode_names[m])) {
-				cfg->call_mode = m;
-				return 0;
-			}
-		}
-		return fail(
-			ctx,
-			"--call-rcu: '%s' is not valid; expected global, percpu or perthread",
-			arg);
+		return parse_choice(ctx, "call-rcu", arg, rcut_call_mode_names,
+				    &cfg->call_mode);
 	case OPT_STALL_TIMEOUT:
 		if (parse_dur(ctx, "stall-timeout", arg,
 			      &cfg->stall_timeout_ns))
@@ -226,6 +286,37 @@ static int apply_option(struct parse_ctx *ctx, int key, const char *arg)
 				"--stall-timeout: '%s' is out of range; expected 100ms to 1d",
 				arg);
 		return 0;
+	case OPT_CPUS:
+		return parse_count(ctx, "cpus", arg, 1, RCUT_MAX_CPUS,
+				   &cfg->ncpus);
+	case OPT_PIN:
+		return parse_choice(ctx, "pin", arg, rcut_pin_names, &cfg->pin);
+	case OPT_ONOFF_INTERVAL:
+		return parse_dur(ctx, "onoff-interval", arg,
+				 &cfg->onoff_interval_ns);
+	case OPT_ONOFF_HOLDOFF:
+		return parse_dur(ctx, "onoff-holdoff", arg,
+				 &cfg->onoff_holdoff_ns);
+	case OPT_N_BARRIER_CBS:
+		return parse_count(ctx, "n-barrier-cbs", arg, 0, RCUT_MAX_CPUS,
+				   &cfg->n_barrier_cbs);
+	case OPT_FWD_PROGRESS:
+		return parse_count(ctx, "fwd-progress", arg, 0, 64,
+				   &cfg->fwd_progress);
+	case OPT_FWD_PROGRESS_HOLDOFF:
+		return parse_dur(ctx, "fwd-progress-holdoff", arg,
+				 &cfg->fwd_progress_holdoff_ns);
+	case OPT_FWD_PROGRESS_DIV:
+		return parse_count(ctx, "fwd-progress-div", arg, 1, 100,
+				   &cfg->fwd_progress_div);
+	case OPT_CBFLOOD_MAX:
+		return parse_count(ctx, "cbflood-max", arg, 1, 10000000,
+				   &cfg->cbflood_max);
+	case OPT_STUTTER:
+		return parse_dur(ctx, "stutter", arg, &cfg->stutter_ns);
+	case OPT_SHUFFLE_INTERVAL:
+		return parse_dur(ctx, "shuffle-interval", arg,
+				 &cfg->shuffle_interval_ns);
 	case OPT_READ_EXIT_DELAY:
 		return parse_dur(ctx, "read-exit-delay", arg,
 				 &cfg->read_exit_delay_ns);

@@ -16,7 +16,11 @@
  *   cookie c is complete once the sequence reaches c + 2 (a grace period
  *   began after c was taken and has ended); start_gp_poll keeps a
  *   self-requeuing callback going until then.
- * - call_rcu queue modes: global, per CPU, per thread.
+ * - call_rcu queue modes: global, per simulated CPU, per thread.  Per CPU,
+ *   each simulated CPU has its own queue and worker; offlining the CPU
+ *   unpublishes it, waits a grace period, frees it (liburcu moves its
+ *   pending callbacks to the default queue) and joins the worker;
+ *   onlining creates a new one.
  * - QSBR: call() goes online if the caller is offline, since liburcu
  *   requires online callers.
  */
@@ -45,6 +49,8 @@ static struct rcut_head ua_poll_head;
 static enum rcut_call_mode ua_call_mode = RCUT_CALL_GLOBAL;
 static __thread bool ua_registered; /* a harness thread, not a worker */
 static __thread struct call_rcu_data *ua_thread_crdp;
+static struct call_rcu_data *_Atomic *ua_cpu_crdp; /* per simulated CPU */
+static int ua_ncpus;
 
 static unsigned long ua_get_gp_seq(void)
 {
@@ -111,8 +117,21 @@ static void ua_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 #endif
 	head->func = func;
 	head->flavor_priv[2] = (void *)(uintptr_t)ua_get_gp_seq();
-	ua_use_thread_queue();
-	UA(call_rcu)((struct rcu_head *)(void *)head, ua_invoke);
+	if (ua_call_mode == RCUT_CALL_PERCPU) {
+		int cpu = rcut_current_cpu();
+
+		/* The read lock keeps an offlined CPU's queue alive. */
+		UA(read_lock)();
+		UA(set_thread_call_rcu_data)
+		(cpu >= 0 && cpu < ua_ncpus ? atomic_load(&ua_cpu_crdp[cpu]) :
+					      NULL);
+		UA(call_rcu)((struct rcu_head *)(void *)head, ua_invoke);
+		UA(set_thread_call_rcu_data)(NULL);
+		UA(read_unlock)();
+	} else {
+		ua_use_thread_queue();
+		UA(call_rcu)((struct rcu_head *)(void *)head, ua_invoke);
+	}
 #ifdef URCU_ADAPTER_QSBR
 	if (was_offline)
 		UA(thread_offline)();
@@ -182,9 +201,54 @@ static int ua_set_call_mode(enum rcut_call_mode mode)
 
 static int ua_init(void)
 {
-	if (ua_call_mode == RCUT_CALL_PERCPU &&
-	    UA(create_all_cpu_call_rcu_data)(0) != 0)
+	if (ua_call_mode != RCUT_CALL_PERCPU)
+		return 0;
+	ua_ncpus = rcut_nr_cpus();
+	ua_cpu_crdp = calloc((size_t)ua_ncpus, sizeof(*ua_cpu_crdp));
+	if (!ua_cpu_crdp)
 		return -1;
+	for (int cpu = 0; cpu < ua_ncpus; cpu++) {
+		atomic_store(&ua_cpu_crdp[cpu],
+			     UA(create_call_rcu_data)(0, -1));
+		if (!atomic_load(&ua_cpu_crdp[cpu]))
+			return -1;
+	}
+	return 0;
+}
+
+/* Stop and free a queue, joining its worker (0.13.2 does not). */
+static void ua_free_queue(struct call_rcu_data *crdp)
+{
+	pthread_t worker = UA(get_call_rcu_thread)(crdp);
+
+	UA(call_rcu_data_free)(crdp);
+	pthread_join(worker, NULL);
+}
+
+static int ua_cpu_offline(int cpu)
+{
+	struct call_rcu_data *crdp;
+
+	if (ua_call_mode != RCUT_CALL_PERCPU)
+		return 0;
+	crdp = atomic_exchange(&ua_cpu_crdp[cpu], NULL);
+	if (!crdp)
+		return 0;
+	UA(synchronize_rcu)(); /* no call() still uses it */
+	ua_free_queue(crdp);
+	return 0;
+}
+
+static int ua_cpu_online(int cpu)
+{
+	struct call_rcu_data *crdp;
+
+	if (ua_call_mode != RCUT_CALL_PERCPU)
+		return 0;
+	crdp = UA(create_call_rcu_data)(0, -1);
+	if (!crdp)
+		return -1;
+	atomic_store(&ua_cpu_crdp[cpu], crdp);
 	return 0;
 }
 
@@ -207,11 +271,8 @@ static void ua_unregister_thread(void)
 		UA(thread_offline)();
 #endif
 	if (ua_thread_crdp) {
-		pthread_t worker = UA(get_call_rcu_thread)(ua_thread_crdp);
-
 		UA(set_thread_call_rcu_data)(NULL);
-		UA(call_rcu_data_free)(ua_thread_crdp);
-		pthread_join(worker, NULL);
+		ua_free_queue(ua_thread_crdp);
 		ua_thread_crdp = NULL;
 	}
 	ua_registered = false;
@@ -260,6 +321,8 @@ static void ua_thread_online(void)
 	.barrier = ua_barrier, .set_call_mode = ua_set_call_mode,             \
 	.get_gp_seq = ua_get_gp_seq, .get_gp_state = ua_get_gp_state,         \
 	.start_gp_poll = ua_start_gp_poll, .poll_gp_state = ua_poll_gp_state, \
-	.cond_sync = ua_cond_sync, .ref_loop = ua_ref_loop, UA_QSBR_OPS
+	.cond_sync = ua_cond_sync, .ref_loop = ua_ref_loop,                   \
+	.cpu_offline = ua_cpu_offline, .cpu_online = ua_cpu_online,           \
+	UA_QSBR_OPS
 
 #endif /* FLAVORS_URCU_ADAPTER_H */

@@ -24,6 +24,13 @@ struct rcut_snapshot {
 	uint64_t nt;			  /* timer reads (none in userspace) */
 	uint64_t barrier_ok, barrier_attempts, barrier_errors;
 	uint64_t read_exits;
+	/* CPU offline simulation, the kernel's onoff field (ms). */
+	long online_attempts, online_successes;
+	long offline_attempts, offline_successes;
+	long min_online_ms, max_online_ms, min_offline_ms, max_offline_ms;
+	unsigned long sum_online_ms, sum_offline_ms;
+	uint64_t migrations; /* threads moved off offline or idle CPUs */
+	uint64_t floods;     /* callback floods completed */
 	uint64_t pipe[RCUT_HIST_LEN];	/* Reader Pipe */
 	uint64_t batch[RCUT_HIST_LEN];	/* Reader Batch */
 	uint64_t wcount[RCUT_HIST_LEN]; /* Free-Block Circulation */

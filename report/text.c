@@ -15,14 +15,22 @@ void rcut_report_stats(FILE *out, const char *flavor,
 
 	flockfile(out);
 	fprintf(out,
-		"%s-torture: rtc: %p ver: %llu tfle: %d rta: %llu rtaf: %llu rtf: %llu rtmbe: %llu rtmbkf: %llu/%llu rtbe: %llu rtbke: %llu rtbf: %llu rtb: %llu nt: %llu onoff: 0/0:0/0 -1,0:-1,0 0:0 (HZ=1000) barrier: %llu/%llu:%llu read-exits: %llu\n",
+		"%s-torture: rtc: %p ver: %llu tfle: %d rta: %llu rtaf: %llu rtf: %llu rtmbe: %llu rtmbkf: %llu/%llu rtbe: %llu rtbke: %llu rtbf: %llu rtb: %llu nt: %llu ",
 		flavor, s->rtc, (unsigned long long)s->ver, s->tfle,
 		(unsigned long long)s->rta, (unsigned long long)s->rtaf,
 		(unsigned long long)s->rtf, (unsigned long long)s->rtmbe,
 		(unsigned long long)s->mbchk_fail,
 		(unsigned long long)s->mbchk_tries, (unsigned long long)s->rtbe,
 		(unsigned long long)s->rtbke, (unsigned long long)s->rtbf,
-		(unsigned long long)s->rtb, (unsigned long long)s->nt,
+		(unsigned long long)s->rtb, (unsigned long long)s->nt);
+	/* torture_onoff_stats(): ons/attempts:offs/attempts, latencies. */
+	fprintf(out,
+		"onoff: %ld/%ld:%ld/%ld %ld,%ld:%ld,%ld %lu:%lu (HZ=1000) ",
+		s->online_successes, s->online_attempts, s->offline_successes,
+		s->offline_attempts, s->min_online_ms, s->max_online_ms,
+		s->min_offline_ms, s->max_offline_ms, s->sum_online_ms,
+		s->sum_offline_ms);
+	fprintf(out, "barrier: %llu/%llu:%llu read-exits: %llu\n",
 		(unsigned long long)s->barrier_ok,
 		(unsigned long long)s->barrier_attempts,
 		(unsigned long long)s->barrier_errors,

@@ -61,6 +61,12 @@ bool rcut_snapshot_failed(const struct rcut_snapshot *s, char *why, size_t len)
 	return failed;
 }
 
+bool rcut_snapshot_hotplug_failed(const struct rcut_snapshot *s)
+{
+	return s->online_attempts != s->online_successes ||
+	       s->offline_attempts != s->offline_successes;
+}
+
 const char *rcut_exit_name(enum rcut_exit status)
 {
 	switch (status) {

@@ -25,6 +25,9 @@ enum rcut_exit {
  */
 bool rcut_snapshot_failed(const struct rcut_snapshot *s, char *why, size_t len);
 
+/* Whether a CPU online or offline attempt failed (RCU_HOTPLUG). */
+bool rcut_snapshot_hotplug_failed(const struct rcut_snapshot *s);
+
 /* "SUCCESS", "FAILURE", "RCU_HOTPLUG", "STALL", ... for an exit status. */
 const char *rcut_exit_name(enum rcut_exit status);
 

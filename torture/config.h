@@ -8,6 +8,7 @@
 
 #define RCUT_MAX_THREADS 4096 /* upper bound for every thread count */
 #define RCUT_MAX_PARAMS 64    /* NAME.KEY=VALUE arguments per run */
+#define RCUT_MAX_CPUS 1024    /* simulated CPUs, barrier posters */
 
 /* Grace-period primitives the writer and fake writers choose among. */
 enum rcut_gp_kind {
@@ -17,6 +18,13 @@ enum rcut_gp_kind {
 	RCUT_GP_COND,	/* get_gp_state(), a random wait, cond_sync() */
 	RCUT_GP_POLL,	/* start_gp_poll(), then poll_gp_state() until done */
 	RCUT_GP_NKINDS,
+};
+
+/* --pin: how simulated CPUs map to PUs. */
+enum rcut_pin {
+	RCUT_PIN_COMPACT,
+	RCUT_PIN_SCATTER,
+	RCUT_PIN_NONE,
 };
 
 enum rcut_action {
@@ -43,10 +51,23 @@ struct rcut_config {
 	uint64_t stall_timeout_ns;   /* no progress this long is a stall */
 	uint64_t read_exit_delay_ns; /* between read-exit bursts */
 	long read_exit_burst; /* threads per burst; 0: no read-exit test */
+	long ncpus;	      /* simulated CPUs; -1: the PUs we may use */
+	int pin;	      /* enum rcut_pin */
+	uint64_t onoff_interval_ns; /* 0: no CPU offline simulation */
+	uint64_t onoff_holdoff_ns;
+	long n_barrier_cbs; /* 0: no barrier test */
+	long fwd_progress;  /* callback-flood threads; 0: none */
+	uint64_t fwd_progress_holdoff_ns;
+	long fwd_progress_div;
+	long cbflood_max;    /* callbacks outstanding in a flood, at most */
+	uint64_t stutter_ns; /* 0: no stutter */
+	uint64_t shuffle_interval_ns; /* 0: no shuffle */
 	int nparams;
 	const char *params[RCUT_MAX_PARAMS]; /* NAME.KEY=VALUE, unparsed */
 };
 
+/* "compact", "scatter", "none", indexed by enum rcut_pin. */
+extern const char *const rcut_pin_names[];
 /* "global", "percpu", "perthread", indexed by enum rcut_call_mode. */
 extern const char *const rcut_call_mode_names[];
 

@@ -49,3 +49,26 @@ bool torture_first_failure(uint64_t *at_ns, const char **check)
 	pthread_mutex_unlock(&failure_lock);
 	return ret;
 }
+
+static atomic_bool internal_error;
+
+void torture_internal_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	flockfile(stdout);
+	printf("%s-torture: !!! internal error: ", torture_flavor->name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	funlockfile(stdout);
+	fflush(stdout);
+	atomic_store(&internal_error, true);
+	atomic_store(&torture_stopping, true);
+}
+
+bool torture_had_internal_error(void)
+{
+	return atomic_load(&internal_error);
+}

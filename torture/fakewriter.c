@@ -16,6 +16,7 @@ void torture_fakewriter(struct torture_thread *t)
 	while (!torture_must_stop()) {
 		torture_sleep_ns(torture_random(&t->rand) %
 				 FAKEWRITER_MAX_SLEEP_NS);
+		torture_stutter_wait();
 		if (torture_must_stop())
 			break;
 		if (f->barrier &&

@@ -47,8 +47,14 @@ static void read_delay(struct torture_thread *t, struct read_state *rs)
 		if (r & 1) {
 			sched_yield();
 		} else {
+			/*
+			 * Sleep inside the section, off the CPU: the reader may
+			 * wake on another one (the RFC's preempted reader).
+			 */
 			rs->delay_ns += BLOCK_NS;
+			torture_cpu_detach();
 			torture_nap_ns(BLOCK_NS);
+			torture_cpu_attach();
 		}
 	}
 }
@@ -162,6 +168,8 @@ void torture_reader(struct torture_thread *t)
 		if (!torture_one_read(t))
 			torture_sleep_ns(1000000);
 		torture_progress();
+		torture_cpu_checkpoint();
+		torture_stutter_wait();
 		qsbr_between_reads(t);
 	}
 }

@@ -34,15 +34,6 @@ long torture_nreaders;
 
 static struct torture_thread *threads;
 
-/* CPUs this process may run on (taskset, cgroups), at least 1. */
-static long usable_cpus(void)
-{
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-		return CPU_COUNT(&set);
-	return 1;
-}
 static int nthreads;
 
 /* A second SIGINT/SIGTERM after the stop began: exit at once (130). */
@@ -61,17 +52,25 @@ static void second_signal(int sig)
 static void print_params(const char *what)
 {
 	const struct rcut_config *c = torture_cfg;
-	char interval[32], duration[32], read_exit[32];
+	char d[6][32];
 
-	rcut_format_duration(c->stat_interval_ns, interval, sizeof(interval));
-	rcut_format_duration(c->duration_ns, duration, sizeof(duration));
-	rcut_format_duration(c->read_exit_delay_ns, read_exit,
-			     sizeof(read_exit));
-	printf("%s-torture:--- %s: nreaders=%ld nfakewriters=%ld stat_interval=%s duration=%s seed=%llu stop_on_failure=%d call_rcu=%s read_exit_delay=%s read_exit_burst=%ld",
+	rcut_format_duration(c->stat_interval_ns, d[0], sizeof(d[0]));
+	rcut_format_duration(c->duration_ns, d[1], sizeof(d[1]));
+	rcut_format_duration(c->read_exit_delay_ns, d[2], sizeof(d[2]));
+	rcut_format_duration(c->stall_timeout_ns, d[3], sizeof(d[3]));
+	rcut_format_duration(c->onoff_interval_ns, d[4], sizeof(d[4]));
+	rcut_format_duration(c->onoff_holdoff_ns, d[5], sizeof(d[5]));
+	printf("%s-torture:--- %s: nreaders=%ld nfakewriters=%ld stat_interval=%s duration=%s seed=%llu stop_on_failure=%d call_rcu=%s read_exit_delay=%s read_exit_burst=%ld stall_timeout=%s cpus=%d pin=%s onoff_interval=%s onoff_holdoff=%s n_barrier_cbs=%ld fwd_progress=%ld",
 	       torture_flavor->name, what, torture_nreaders, c->nfakewriters,
-	       interval, duration, (unsigned long long)c->seed,
-	       c->stop_on_failure, rcut_call_mode_names[c->call_mode],
-	       read_exit, c->read_exit_burst);
+	       d[0], d[1], (unsigned long long)c->seed, c->stop_on_failure,
+	       rcut_call_mode_names[c->call_mode], d[2], c->read_exit_burst,
+	       d[3], rcut_nr_cpus(), rcut_pin_names[c->pin], d[4], d[5],
+	       c->n_barrier_cbs, c->fwd_progress);
+	rcut_format_duration(c->fwd_progress_holdoff_ns, d[0], sizeof(d[0]));
+	rcut_format_duration(c->stutter_ns, d[1], sizeof(d[1]));
+	rcut_format_duration(c->shuffle_interval_ns, d[2], sizeof(d[2]));
+	printf(" fwd_progress_holdoff=%s fwd_progress_div=%ld cbflood_max=%ld stutter=%s shuffle_interval=%s",
+	       d[0], c->fwd_progress_div, c->cbflood_max, d[1], d[2]);
 	for (int k = 0; k < RCUT_GP_NKINDS; k++)
 		if (c->gp_mask & (1u << k))
 			printf(" gp_%s=1", torture_gp_names[k]);
@@ -102,43 +101,73 @@ static void print_setup(void)
 static int start_threads(void)
 {
 	const struct rcut_config *c = torture_cfg;
-	int n = 0, read_exit = c->read_exit_burst > 0;
+	const struct rcut_flavor *f = torture_flavor;
+	bool barrier = f->barrier && c->n_barrier_cbs > 0;
+	const struct {
+		const char *kind;
+		long count;
+		void (*fn)(struct torture_thread *t);
+	} kinds[] = {
+		{ "reader", torture_nreaders, torture_reader },
+		{ "writer", 1, torture_writer },
+		{ "fakewriter", c->nfakewriters, torture_fakewriter },
+		{ "read-exit", c->read_exit_burst > 0, torture_read_exit },
+		{ "onoff", c->onoff_interval_ns && rcut_nr_cpus() > 1,
+		  torture_onoff },
+		{ "barrier-poster", barrier ? c->n_barrier_cbs : 0,
+		  torture_barrier_poster },
+		{ "barrier-driver", barrier, torture_barrier_driver },
+		{ "fwd-progress", f->call && f->barrier ? c->fwd_progress : 0,
+		  torture_fwd_progress },
+		{ "stutter", c->stutter_ns > 0, torture_stutter },
+		{ "shuffle", c->shuffle_interval_ns > 0, torture_shuffle },
+	};
+	int n = 0;
 
-	nthreads = (int)(torture_nreaders + c->nfakewriters + 1 + read_exit);
+	nthreads = 0;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		nthreads += (int)kinds[k].count;
 	/* One spare slot for the final-barrier thread. */
 	threads = calloc((size_t)nthreads + 1, sizeof(*threads));
 	torture_readers =
 		calloc((size_t)torture_nreaders, sizeof(*torture_readers));
-	if (!threads || !torture_readers) {
+	if (!threads || !torture_readers ||
+	    (barrier && torture_barrier_init())) {
 		fprintf(stderr,
 			"rcutorture: cannot allocate the thread table\n");
 		return -1;
 	}
+	/* Readers come first: callback witnesses look at them. */
 	for (long i = 0; i < torture_nreaders; i++)
 		torture_readers[i] = &threads[i];
 	torture_nreader_threads = (int)torture_nreaders;
-	for (long i = 0; i < torture_nreaders; i++)
-		if (torture_thread_start(&threads[n++], "reader", (int)i,
-					 torture_reader))
-			goto fail;
-	if (torture_thread_start(&threads[n++], "writer", 0, torture_writer))
-		goto fail;
-	for (long i = 0; i < c->nfakewriters; i++)
-		if (torture_thread_start(&threads[n++], "fakewriter", (int)i,
-					 torture_fakewriter))
-			goto fail;
-	if (read_exit && torture_thread_start(&threads[n++], "read-exit", 0,
-					      torture_read_exit))
-		goto fail;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		for (long i = 0; i < kinds[k].count; i++) {
+			if (torture_thread_start(&threads[n++], kinds[k].kind,
+						 (int)i, kinds[k].fn) == 0)
+				continue;
+			fprintf(stderr,
+				"rcutorture: cannot create %s thread %ld: %s\n",
+				kinds[k].kind, i, strerror(errno));
+			nthreads = n - 1;
+			atomic_store(&torture_stopping, true);
+			return -1;
+		}
+	}
 	return 0;
-fail:
-	fprintf(stderr, "rcutorture: cannot create %s thread %d: %s\n",
-		threads[n - 1].kind, threads[n - 1].id, strerror(errno));
-	atomic_store(&torture_stopping, true);
-	return -1;
 }
 
 static int verdict(const struct rcut_snapshot *s, int stuck);
+
+/* The closing line for each exit status (DESIGN §6). */
+static const char *const end_of_test[] = {
+	[RCUT_EXIT_SUCCESS] = "End of test: SUCCESS",
+	[RCUT_EXIT_FAILURE] = "End of test: FAILURE",
+	[RCUT_EXIT_USAGE] = "End of test: USAGE",
+	[RCUT_EXIT_HOTPLUG] = "End of test: RCU_HOTPLUG",
+	[RCUT_EXIT_STALL] = "End of test: STALL",
+	[RCUT_EXIT_INTERNAL] = "End of test: INTERNAL_ERROR",
+};
 static void print_first_failure(void);
 
 /* The final barrier, a torture thread so the watchdog covers it too. */
@@ -189,9 +218,7 @@ static int final_report(bool stalled, bool drained)
 	rcut_report_rates(stdout, name, &s);
 	print_first_failure();
 	status = verdict(&s, stalled);
-	print_params(status == RCUT_EXIT_STALL ? "End of test: STALL" :
-		     status		       ? "End of test: FAILURE" :
-						 "End of test: SUCCESS");
+	print_params(end_of_test[status]);
 	return status;
 }
 
@@ -294,9 +321,13 @@ static int verdict(const struct rcut_snapshot *s, int stuck)
 
 	if (stuck)
 		return RCUT_EXIT_STALL;
+	if (torture_had_internal_error())
+		return RCUT_EXIT_INTERNAL;
 	if (rcut_snapshot_failed(s, NULL, 0) ||
 	    torture_first_failure(&at, &check))
 		return RCUT_EXIT_FAILURE;
+	if (rcut_snapshot_hotplug_failed(s))
+		return RCUT_EXIT_HOTPLUG;
 	return RCUT_EXIT_SUCCESS;
 }
 
@@ -322,13 +353,21 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 	torture_flavor = f;
 	torture_nreaders = cfg->nreaders;
 	if (torture_nreaders < 0)
-		torture_nreaders = usable_cpus();
+		torture_nreaders = torture_cpus_available();
 	if (f->set_call_mode &&
 	    f->set_call_mode((enum rcut_call_mode)cfg->call_mode)) {
 		fprintf(stderr,
 			"rcutorture: flavor %s rejected --call-rcu %s\n",
 			f->name, rcut_call_mode_names[cfg->call_mode]);
 		return RCUT_EXIT_USAGE;
+	}
+	{
+		char err[256];
+
+		if (torture_cpus_init(err, sizeof(err))) {
+			fprintf(stderr, "rcutorture: %s\n", err);
+			return RCUT_EXIT_INTERNAL;
+		}
 	}
 	if (f->init && f->init()) {
 		fprintf(stderr, "rcutorture: flavor %s failed to initialize\n",
@@ -339,8 +378,10 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 	torture_watchdog_init();
 	torture_fatal_init();
 	print_params("Start of test");
-	if (cfg->verbose > 1)
+	if (cfg->verbose > 1) {
 		print_setup();
+		torture_cpus_print(stdout);
+	}
 
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);

@@ -32,6 +32,7 @@ void torture_snapshot(struct rcut_snapshot *s, struct torture_thread *threads,
 		      int nthreads)
 {
 	const struct torture_counters *c = &torture_counters;
+	struct onoff_stats onoff;
 
 	memset(s, 0, sizeof(*s));
 	s->elapsed_ns = torture_elapsed_ns();
@@ -49,6 +50,19 @@ void torture_snapshot(struct rcut_snapshot *s, struct torture_thread *threads,
 	s->barrier_attempts = LOAD(c->barrier_attempts);
 	s->barrier_errors = s->rtbe;
 	s->read_exits = LOAD(c->read_exits);
+	s->migrations = LOAD(c->migrations);
+	s->floods = LOAD(c->floods);
+	torture_onoff_read(&onoff);
+	s->online_attempts = onoff.online_attempts;
+	s->online_successes = onoff.online_successes;
+	s->offline_attempts = onoff.offline_attempts;
+	s->offline_successes = onoff.offline_successes;
+	s->min_online_ms = onoff.min_online_ms;
+	s->max_online_ms = onoff.max_online_ms;
+	s->min_offline_ms = onoff.min_offline_ms;
+	s->max_offline_ms = onoff.max_offline_ms;
+	s->sum_online_ms = onoff.sum_online_ms;
+	s->sum_offline_ms = onoff.sum_offline_ms;
 	s->cbs_invoked = LOAD(c->cbs_invoked);
 	s->cbs_early = LOAD(c->cbs_early);
 	s->cbs_dup = LOAD(c->cbs_dup);

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-static __thread int current_cpu = -1;
 static __thread struct torture_thread *self;
+static _Atomic int next_cpu; /* initial placement: round robin */
 
 struct torture_thread *torture_self(void)
 {
@@ -25,19 +25,16 @@ void torture_op_begin(const char *op)
 		return;
 	atomic_store_explicit(&self->op_since_ns, torture_now_ns(), relaxed);
 	atomic_store_explicit(&self->op, op, memory_order_release);
+	torture_cpu_detach(); /* blocked in the flavor: off its CPU */
 }
 
 void torture_op_end(void)
 {
 	if (!self)
 		return;
+	torture_cpu_attach();
 	atomic_store_explicit(&self->op, NULL, memory_order_release);
 	counter_inc_owned(&self->progress);
-}
-
-int rcut_current_cpu(void)
-{
-	return current_cpu;
 }
 
 static void *thread_main(void *arg)
@@ -47,6 +44,7 @@ static void *thread_main(void *arg)
 	void *altstack = torture_fatal_thread_init();
 
 	self = t;
+	torture_cpu_enter(t, atomic_fetch_add(&next_cpu, 1));
 	if (f->register_thread)
 		f->register_thread();
 	/* QSBR: threads that do not read stay offline, or GPs would wait. */
@@ -55,6 +53,7 @@ static void *thread_main(void *arg)
 	t->fn(t);
 	if (f->unregister_thread)
 		f->unregister_thread();
+	torture_cpu_exit();
 	torture_fatal_thread_exit(altstack);
 	atomic_store(&t->exited, true);
 	return NULL;

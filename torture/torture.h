@@ -15,8 +15,11 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define relaxed memory_order_relaxed
+
+struct torture_thread;
 
 /* Add to a counter only its owning thread writes: no locked instruction. */
 static inline void counter_inc_owned(_Atomic uint64_t *c)
@@ -61,6 +64,36 @@ struct torture_rand {
 void torture_rand_seed(struct torture_rand *r, uint64_t seed, uint64_t stream);
 uint64_t torture_random(struct torture_rand *r);
 
+/* --- simulated CPUs (torture/cpus.c) --- */
+/* PUs this process may use (the --cpus default). */
+int torture_cpus_available(void);
+/* Build the simulated CPUs from --cpus and --pin; -1 with a reason. */
+int torture_cpus_init(char *err, size_t len);
+/* --verbose: the topology and the CPU-to-PU map. */
+void torture_cpus_print(FILE *out);
+/* Put the calling thread on a CPU at start, and take it off at exit. */
+void torture_cpu_enter(struct torture_thread *t, int cpu);
+void torture_cpu_exit(void);
+/* Off the CPU while sleeping or blocked; back (maybe elsewhere) after. */
+void torture_cpu_detach(void);
+void torture_cpu_attach(void);
+/* Whether the calling thread's CPU is going offline or shuffled idle. */
+bool torture_cpu_must_move(void);
+void torture_cpu_checkpoint_slow(void);
+/* At a safe point (outside read sections): leave an unusable CPU. */
+static inline void torture_cpu_checkpoint(void)
+{
+	if (__builtin_expect(torture_cpu_must_move(), 0))
+		torture_cpu_checkpoint_slow();
+}
+bool torture_cpu_is_online(int cpu);
+int torture_cpus_online(void);
+/* The onoff thread's transitions; 0 on success, -1 if refused/timed out. */
+int torture_cpu_offline(int cpu, uint64_t bound_ns);
+int torture_cpu_online(int cpu);
+/* Shuffle: threads avoid this CPU (-1: none). */
+void torture_cpu_set_idle(int cpu);
+
 /* --- failures (torture/failure.c) --- */
 /*
  * Record a failure: the first one's time and check are kept for the final
@@ -69,6 +102,10 @@ uint64_t torture_random(struct torture_rand *r);
  */
 void torture_failure(const char *check, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The harness itself failed (cannot bind a CPU, ...): stop, exit 5. */
+void torture_internal_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+bool torture_had_internal_error(void);
 /* Time and name of the first failure; false if none was seen. */
 bool torture_first_failure(uint64_t *at_ns, const char **check);
 
@@ -82,6 +119,8 @@ struct torture_counters {
 	_Atomic uint64_t sync_gps; /* GP waits completed by the harness */
 	_Atomic uint64_t writer_gps[RCUT_GP_NKINDS]; /* writer's GP kinds */
 	_Atomic uint64_t cbs_posted, cbs_invoked, cbs_early, cbs_dup;
+	_Atomic uint64_t migrations; /* threads moved off unusable CPUs */
+	_Atomic uint64_t floods;     /* callback floods completed */
 };
 extern struct torture_counters torture_counters;
 
@@ -94,6 +133,7 @@ struct torture_thread {
 	bool created;
 	atomic_bool exited;
 	struct torture_rand rand;
+	int cpu; /* the simulated CPU it is (or was last) on */
 	/* Odd while inside a read-side section (callback witnesses). */
 	_Atomic uint64_t section;
 	/* Watchdog: bumped as the thread gets on; what it is waiting in. */
@@ -164,6 +204,24 @@ void torture_read_exit(struct torture_thread *t);
 bool torture_one_read(struct torture_thread *t);
 void torture_writer(struct torture_thread *t);
 void torture_fakewriter(struct torture_thread *t);
+void torture_onoff(struct torture_thread *t);
+void torture_barrier_poster(struct torture_thread *t);
+void torture_barrier_driver(struct torture_thread *t);
+int torture_barrier_init(void);
+void torture_fwd_progress(struct torture_thread *t);
+void torture_stutter(struct torture_thread *t);
+void torture_shuffle(struct torture_thread *t);
+/* Called by every torture loop: wait while the stutter pauses the test. */
+void torture_stutter_wait(void);
+
+/* The kernel's onoff statistics, in ms (torture/onoff.c). */
+struct onoff_stats {
+	long online_attempts, online_successes;
+	long offline_attempts, offline_successes;
+	long min_online_ms, max_online_ms, min_offline_ms, max_offline_ms;
+	unsigned long sum_online_ms, sum_offline_ms;
+};
+void torture_onoff_read(struct onoff_stats *out);
 
 /* --- accounted callbacks (torture/callbacks.c) --- */
 #define TORTURE_CB_WITNESSES 4

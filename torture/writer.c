@@ -36,6 +36,8 @@ void torture_writer(struct torture_thread *t)
 		enum rcut_gp_kind kind;
 
 		torture_progress();
+		torture_cpu_checkpoint();
+		torture_stutter_wait();
 		torture_sleep_ns(torture_random(&t->rand) %
 				 WRITER_MAX_DELAY_NS);
 		e = torture_elem_alloc();

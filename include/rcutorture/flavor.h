@@ -133,8 +133,13 @@ struct rcut_flavor {
 
 /*
  * The simulated CPU the calling torture thread runs on, for flavors with
- * per-CPU state; provided by the harness.  -1 outside torture threads.
+ * per-CPU state; provided by the harness.  -1 outside torture threads and
+ * while the thread is blocked in the flavor (it is off its CPU then, and
+ * may come back on another one).
  */
 int rcut_current_cpu(void);
+
+/* How many simulated CPUs the run has (--cpus); provided by the harness. */
+int rcut_nr_cpus(void);
 
 #endif /* RCUTORTURE_FLAVOR_H */

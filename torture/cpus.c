@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Simulated CPUs (DESIGN §4).  --cpus N of them, each mapped to a PU the
+ * process may use (compact: in topology order; scatter: spread over cores
+ * and packages first), possibly several per PU.  A torture thread is "on"
+ * one simulated CPU while it runs harness or read-side code, and bound to
+ * that CPU's PU with hwloc; while it sleeps or waits inside the flavor it
+ * is detached, as a blocked task is in the kernel, and on waking it moves
+ * if its CPU went offline meanwhile.  Several threads may share a CPU:
+ * per-CPU state is shared, so everything here is atomic.
+ *
+ * Offlining is a handshake: the onoff thread marks the CPU going offline
+ * and waits for its thread count to drop to zero; a thread attaching to a
+ * CPU increments the count, then checks the CPU is still online.  With
+ * sequentially consistent atomics at least one side sees the other.
+ */
+#define _GNU_SOURCE
+#include "torture.h"
+
+#include <hwloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CPU_ONLINE, CPU_GOING_OFFLINE, CPU_OFFLINE };
+
+struct sim_cpu {
+	_Atomic int state;
+	_Atomic int nthreads; /* torture threads currently on it */
+	int pu;		      /* OS index of its PU */
+	hwloc_bitmap_t set;   /* that PU, for binding */
+} __attribute__((aligned(64)));
+
+static hwloc_topology_t topo;
+static struct sim_cpu *cpus;
+static int ncpus, npus;
+static int *pu_order; /* usable PUs, in the --pin order */
+static _Atomic int online_count;
+static _Atomic int shuffle_idle = -1;
+static bool pinning;
+
+static __thread int current_cpu = -1;
+static __thread int bound_cpu = -1; /* the CPU whose PU we are bound to */
+
+int rcut_current_cpu(void)
+{
+	return current_cpu >= 0 ? current_cpu : -1;
+}
+
+int rcut_nr_cpus(void)
+{
+	return ncpus;
+}
+
+/* The PUs we may run on, in compact (topology) or scatter order. */
+static int collect_pus(bool scatter, char *err, size_t len)
+{
+	hwloc_bitmap_t allowed = hwloc_bitmap_alloc();
+	int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU), k = 0;
+
+	if (!allowed || hwloc_get_cpubind(topo, allowed, HWLOC_CPUBIND_PROCESS))
+		hwloc_bitmap_copy(allowed,
+				  hwloc_topology_get_allowed_cpuset(topo));
+	pu_order = calloc((size_t)(n > 0 ? n : 1), sizeof(*pu_order));
+	if (!pu_order) {
+		snprintf(err, len, "cannot allocate the PU table");
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		hwloc_obj_t pu =
+			hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)i);
+
+		if (pu && hwloc_bitmap_isset(allowed, pu->os_index))
+			pu_order[k++] = (int)pu->os_index;
+	}
+	hwloc_bitmap_free(allowed);
+	if (!k) {
+		snprintf(err, len, "hwloc found no PU this process may run on");
+		return -1;
+	}
+	npus = k;
+	if (scatter && k > 2) {
+		/*
+		 * Scatter: take every other PU, then the rest, so neighbours
+		 * in the list (hyperthreads, cores of one package) split up.
+		 */
+		int *tmp = malloc(sizeof(*tmp) * (size_t)k), j = 0;
+
+		if (tmp) {
+			for (int i = 0; i < k; i += 2)
+				tmp[j++] = pu_order[i];
+			for (int i = 1; i < k; i += 2)
+				tmp[j++] = pu_order[i];
+			memcpy(pu_order, tmp, sizeof(*tmp) * (size_t)k);
+			free(tmp);
+		}
+	}
+	return 0;
+}
+
+int torture_cpus_available(void)
+{
+	hwloc_topology_t t;
+	hwloc_bitmap_t set;
+	int n = 1;
+
+	if (hwloc_topology_init(&t) || hwloc_topology_load(t))
+		return 1;
+	set = hwloc_bitmap_alloc();
+	if (set && hwloc_get_cpubind(t, set, HWLOC_CPUBIND_PROCESS) == 0)
+		n = hwloc_bitmap_weight(set);
+	hwloc_bitmap_free(set);
+	hwloc_topology_destroy(t);
+	return n > 0 ? n : 1;
+}
+
+int torture_cpus_init(char *err, size_t len)
+{
+	const struct rcut_config *c = torture_cfg;
+
+	if (hwloc_topology_init(&topo) || hwloc_topology_load(topo)) {
+		snprintf(err, len, "hwloc cannot read the machine's topology");
+		return -1;
+	}
+	if (collect_pus(c->pin == RCUT_PIN_SCATTER, err, len))
+		return -1;
+	ncpus = c->ncpus > 0 ? (int)c->ncpus : npus;
+	pinning = c->pin != RCUT_PIN_NONE;
+	cpus = aligned_alloc(64, sizeof(*cpus) * (size_t)ncpus);
+	if (!cpus) {
+		snprintf(err, len, "cannot allocate %d simulated CPUs", ncpus);
+		return -1;
+	}
+	for (int i = 0; i < ncpus; i++) {
+		atomic_init(&cpus[i].state, CPU_ONLINE);
+		atomic_init(&cpus[i].nthreads, 0);
+		cpus[i].pu = pu_order[i % npus];
+		cpus[i].set = hwloc_bitmap_alloc();
+		if (!cpus[i].set) {
+			snprintf(err, len, "cannot allocate a cpuset");
+			return -1;
+		}
+		hwloc_bitmap_only(cpus[i].set, (unsigned)cpus[i].pu);
+	}
+	atomic_store(&online_count, ncpus);
+	return 0;
+}
+
+void torture_cpus_print(FILE *out)
+{
+	const char *name = torture_flavor->name;
+
+	fprintf(out,
+		"%s-torture: topology: %d packages, %d cores, %d PUs; this process may use %d PUs\n",
+		name, hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE),
+		hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE),
+		hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU), npus);
+	fprintf(out, "%s-torture: %d simulated CPUs, pinning %s:", name, ncpus,
+		rcut_pin_names[torture_cfg->pin]);
+	for (int i = 0; i < ncpus; i++)
+		fprintf(out, " %d->PU%d", i, cpus[i].pu);
+	fputc('\n', out);
+}
+
+/* Whether threads may be on cpu now. */
+static bool cpu_usable(int cpu)
+{
+	return atomic_load(&cpus[cpu].state) == CPU_ONLINE &&
+	       (cpu != atomic_load_explicit(&shuffle_idle, relaxed) ||
+		atomic_load_explicit(&online_count, relaxed) <= 1);
+}
+
+/* Bind the calling thread to cpu's PU; false (and a report) on failure. */
+static void bind_to(int cpu)
+{
+	int err;
+
+	if (!pinning || bound_cpu == cpu ||
+	    (bound_cpu >= 0 && cpus[bound_cpu].pu == cpus[cpu].pu)) {
+		bound_cpu = cpu;
+		return;
+	}
+	err = hwloc_set_cpubind(topo, cpus[cpu].set, HWLOC_CPUBIND_THREAD);
+	if (err) {
+		struct torture_thread *t = torture_self();
+
+		torture_internal_error(
+			"cannot bind %s %d to PU %d (simulated CPU %d) with hwloc",
+			t ? t->kind : "thread", t ? t->id : -1, cpus[cpu].pu,
+			cpu);
+		return;
+	}
+	bound_cpu = cpu;
+}
+
+/* Try to put the calling thread on cpu; false if cpu is not usable. */
+static bool try_attach(int cpu)
+{
+	atomic_fetch_add(&cpus[cpu].nthreads, 1);
+	if (cpu_usable(cpu)) {
+		current_cpu = cpu;
+		bind_to(cpu);
+		return true;
+	}
+	atomic_fetch_sub(&cpus[cpu].nthreads, 1);
+	return false;
+}
+
+/* Attach to some usable CPU, starting the search at a random one. */
+static void attach_anywhere(struct torture_rand *r)
+{
+	for (;;) {
+		int start = (int)(torture_random(r) % (uint64_t)ncpus);
+
+		for (int i = 0; i < ncpus; i++)
+			if (try_attach((start + i) % ncpus))
+				return;
+		/* Every CPU is in transition: give the onoff thread a moment. */
+		torture_nap_ns(100000);
+	}
+}
+
+void torture_cpu_enter(struct torture_thread *t, int cpu)
+{
+	t->cpu = cpu % ncpus;
+	if (!try_attach(t->cpu))
+		attach_anywhere(&t->rand);
+	t->cpu = current_cpu;
+	if (torture_cfg->verbose > 1)
+		printf("%s-torture: %s %d on simulated CPU %d (PU %d)\n",
+		       torture_flavor->name, t->kind, t->id, t->cpu,
+		       cpus[t->cpu].pu);
+}
+
+void torture_cpu_exit(void)
+{
+	torture_cpu_detach();
+}
+
+void torture_cpu_detach(void)
+{
+	if (current_cpu < 0)
+		return;
+	atomic_fetch_sub(&cpus[current_cpu].nthreads, 1);
+	current_cpu = -current_cpu - 2; /* remembered, not attached */
+}
+
+void torture_cpu_attach(void)
+{
+	struct torture_thread *t = torture_self();
+	int cpu = current_cpu;
+
+	if (cpu >= -1 || !t)
+		return;
+	cpu = -cpu - 2;
+	if (!try_attach(cpu))
+		attach_anywhere(&t->rand);
+	t->cpu = current_cpu;
+}
+
+void torture_cpu_checkpoint_slow(void)
+{
+	struct torture_thread *t = torture_self();
+
+	torture_cpu_detach();
+	attach_anywhere(&t->rand);
+	t->cpu = current_cpu;
+	counter_inc(&torture_counters.migrations);
+}
+
+bool torture_cpu_must_move(void)
+{
+	return current_cpu >= 0 && !cpu_usable(current_cpu);
+}
+
+bool torture_cpu_is_online(int cpu)
+{
+	return atomic_load(&cpus[cpu].state) == CPU_ONLINE;
+}
+
+int torture_cpus_online(void)
+{
+	return atomic_load(&online_count);
+}
+
+int torture_cpu_offline(int cpu, uint64_t bound_ns)
+{
+	const struct rcut_flavor *f = torture_flavor;
+	uint64_t deadline = torture_now_ns() + bound_ns;
+	int expected = CPU_ONLINE;
+
+	if (atomic_load(&online_count) <= 1 ||
+	    !atomic_compare_exchange_strong(&cpus[cpu].state, &expected,
+					    CPU_GOING_OFFLINE))
+		return -1;
+	while (atomic_load(&cpus[cpu].nthreads) > 0) {
+		if (torture_now_ns() > deadline) {
+			atomic_store(&cpus[cpu].state, CPU_ONLINE);
+			return -1;
+		}
+		torture_nap_ns(50000);
+	}
+	if (f->cpu_offline) {
+		int err;
+
+		torture_op_begin("the flavor's cpu_offline hook");
+		err = f->cpu_offline(cpu);
+		torture_op_end();
+		if (err) {
+			atomic_store(&cpus[cpu].state, CPU_ONLINE);
+			return -1;
+		}
+	}
+	atomic_fetch_sub(&online_count, 1);
+	atomic_store(&cpus[cpu].state, CPU_OFFLINE);
+	return 0;
+}
+
+int torture_cpu_online(int cpu)
+{
+	const struct rcut_flavor *f = torture_flavor;
+
+	if (atomic_load(&cpus[cpu].state) != CPU_OFFLINE)
+		return -1;
+	if (f->cpu_online) {
+		int err;
+
+		torture_op_begin("the flavor's cpu_online hook");
+		err = f->cpu_online(cpu);
+		torture_op_end();
+		if (err)
+			return -1;
+	}
+	atomic_fetch_add(&online_count, 1);
+	atomic_store(&cpus[cpu].state, CPU_ONLINE);
+	return 0;
+}
+
+void torture_cpu_set_idle(int cpu)
+{
+	atomic_store(&shuffle_idle, cpu);
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+/*
+ * CPU offline simulation (the kernel's torture_onoff): every
+ * --onoff-interval pick a random simulated CPU; offline it if it is online
+ * (never the last one), else bring it back.  Offline = mark it going
+ * offline, wait (at most ONOFF_BOUND_NS) for every thread on it to move,
+ * run the flavor's offline hook, mark it offline.  Attempts, successes and
+ * latencies are counted for the kernel's "onoff:" field, in milliseconds
+ * (our HZ is 1000).
+ */
+#include "torture.h"
+
+#define ONOFF_BOUND_NS 1000000000ULL /* threads must leave within 1 s */
+
+static struct onoff_stats torture_onoff_stats = {
+	.min_online_ms = -1,
+	.min_offline_ms = -1,
+};
+static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Count one transition in the kernel's min/max/sum style. */
+static void account(bool online, bool ok, uint64_t ns)
+{
+	struct onoff_stats *s = &torture_onoff_stats;
+	long ms = (long)(ns / 1000000);
+
+	pthread_mutex_lock(&stats_lock);
+	if (online) {
+		s->online_attempts++;
+		if (ok) {
+			s->online_successes++;
+			s->sum_online_ms += (unsigned long)ms;
+			if (s->min_online_ms < 0 || ms < s->min_online_ms)
+				s->min_online_ms = ms;
+			if (ms > s->max_online_ms)
+				s->max_online_ms = ms;
+		}
+	} else {
+		s->offline_attempts++;
+		if (ok) {
+			s->offline_successes++;
+			s->sum_offline_ms += (unsigned long)ms;
+			if (s->min_offline_ms < 0 || ms < s->min_offline_ms)
+				s->min_offline_ms = ms;
+			if (ms > s->max_offline_ms)
+				s->max_offline_ms = ms;
+		}
+	}
+	pthread_mutex_unlock(&stats_lock);
+}
+
+void torture_onoff_read(struct onoff_stats *out)
+{
+	pthread_mutex_lock(&stats_lock);
+	*out = torture_onoff_stats;
+	pthread_mutex_unlock(&stats_lock);
+}
+
+void torture_onoff(struct torture_thread *t)
+{
+	const struct rcut_config *c = torture_cfg;
+	int ncpus = rcut_nr_cpus();
+
+	torture_sleep_ns(c->onoff_holdoff_ns);
+	while (!torture_must_stop()) {
+		int cpu = (int)((torture_random(&t->rand) >> 4) %
+				(uint64_t)ncpus);
+		uint64_t start = torture_now_ns();
+
+		torture_progress();
+		/* Off our own CPU, or offlining it would wait for us. */
+		torture_cpu_detach();
+		if (!torture_cpu_is_online(cpu)) {
+			account(true, torture_cpu_online(cpu) == 0,
+				torture_now_ns() - start);
+		} else if (torture_cpus_online() > 1) {
+			int err = torture_cpu_offline(cpu, ONOFF_BOUND_NS);
+
+			account(false, err == 0, torture_now_ns() - start);
+		}
+		torture_cpu_attach();
+		torture_sleep_ns(c->onoff_interval_ns);
+	}
+}
