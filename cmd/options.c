@@ -519,6 +519,12 @@ static int resolve(const struct rcut_config *cfg,
 		return 2;
 	if (torture_gp_check(f, cfg->gp_mask, err, errlen))
 		return 2;
+	if (cfg->n_barrier_cbs > 0 && !f->barrier) {
+		snprintf(err, errlen,
+			 "--n-barrier-cbs: flavor %s has no barrier to test",
+			 f->name);
+		return 2;
+	}
 	if (cfg->call_mode != RCUT_CALL_GLOBAL && !f->set_call_mode) {
 		snprintf(
 			err, errlen,

@@ -21,6 +21,8 @@ const struct rcut_flavor_entry rcut_builtin_flavors[] = {
 	{ &rcut_flavor_bp, bp_aliases },
 	{ &rcut_flavor_busted, NULL },
 	{ &rcut_flavor_busted_cb, NULL },
+	{ &rcut_flavor_busted_barrier, NULL },
+	{ &rcut_flavor_busted_hotplug, NULL },
 	{ &rcut_flavor_busted_hang, NULL },
 	{ &rcut_flavor_busted_crash, NULL },
 	{ NULL, NULL },

@@ -45,6 +45,8 @@ extern const struct rcut_flavor rcut_flavor_qsbr;
 extern const struct rcut_flavor rcut_flavor_bp;
 extern const struct rcut_flavor rcut_flavor_busted;
 extern const struct rcut_flavor rcut_flavor_busted_cb;
+extern const struct rcut_flavor rcut_flavor_busted_barrier;
+extern const struct rcut_flavor rcut_flavor_busted_hotplug;
 extern const struct rcut_flavor rcut_flavor_busted_hang;
 extern const struct rcut_flavor rcut_flavor_busted_crash;
 

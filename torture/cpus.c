@@ -237,12 +237,13 @@ void torture_cpu_exit(void)
 	torture_cpu_detach();
 }
 
-void torture_cpu_detach(void)
+bool torture_cpu_detach(void)
 {
 	if (current_cpu < 0)
-		return;
+		return false;
 	atomic_fetch_sub(&cpus[current_cpu].nthreads, 1);
 	current_cpu = -current_cpu - 2; /* remembered, not attached */
+	return true;
 }
 
 void torture_cpu_attach(void)

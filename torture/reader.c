@@ -52,9 +52,11 @@ static void read_delay(struct torture_thread *t, struct read_state *rs)
 			 * wake on another one (the RFC's preempted reader).
 			 */
 			rs->delay_ns += BLOCK_NS;
-			torture_cpu_detach();
+			bool detached = torture_cpu_detach();
+
 			torture_nap_ns(BLOCK_NS);
-			torture_cpu_attach();
+			if (detached)
+				torture_cpu_attach();
 		}
 	}
 }

@@ -12,7 +12,8 @@
 #include <time.h>
 
 static __thread struct torture_thread *self;
-static _Atomic int next_cpu; /* initial placement: round robin */
+static __thread bool op_detached; /* op_begin took us off our CPU */
+static _Atomic int next_cpu;	  /* initial placement: round robin */
 
 struct torture_thread *torture_self(void)
 {
@@ -25,14 +26,16 @@ void torture_op_begin(const char *op)
 		return;
 	atomic_store_explicit(&self->op_since_ns, torture_now_ns(), relaxed);
 	atomic_store_explicit(&self->op, op, memory_order_release);
-	torture_cpu_detach(); /* blocked in the flavor: off its CPU */
+	op_detached = torture_cpu_detach(); /* blocked: off its CPU */
 }
 
 void torture_op_end(void)
 {
 	if (!self)
 		return;
-	torture_cpu_attach();
+	if (op_detached)
+		torture_cpu_attach();
+	op_detached = false;
 	atomic_store_explicit(&self->op, NULL, memory_order_release);
 	counter_inc_owned(&self->progress);
 }

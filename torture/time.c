@@ -60,9 +60,11 @@ void torture_sleep_ns(uint64_t ns)
 		chunk = end - now < STOP_POLL_NS ? end - now : STOP_POLL_NS;
 		ts.tv_sec = (time_t)(chunk / 1000000000ULL);
 		ts.tv_nsec = (long)(chunk % 1000000000ULL);
-		torture_cpu_detach();
+		bool detached = torture_cpu_detach();
+
 		nanosleep(&ts, NULL);
-		torture_cpu_attach();
+		if (detached)
+			torture_cpu_attach();
 		torture_progress(); /* sleeping is not being stuck */
 	}
 }

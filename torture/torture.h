@@ -74,8 +74,12 @@ void torture_cpus_print(FILE *out);
 /* Put the calling thread on a CPU at start, and take it off at exit. */
 void torture_cpu_enter(struct torture_thread *t, int cpu);
 void torture_cpu_exit(void);
-/* Off the CPU while sleeping or blocked; back (maybe elsewhere) after. */
-void torture_cpu_detach(void);
+/*
+ * Off the CPU while sleeping or blocked; back (maybe elsewhere) after.
+ * detach returns false if the thread was not on a CPU: then the caller
+ * must not attach afterwards (the onoff thread stays off during its work).
+ */
+bool torture_cpu_detach(void);
 void torture_cpu_attach(void);
 /* Whether the calling thread's CPU is going offline or shuffled idle. */
 bool torture_cpu_must_move(void);
