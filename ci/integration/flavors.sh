@@ -97,7 +97,8 @@ t_read_exit_churn_can_be_disabled() {
 	run --duration 1 --read-exit-burst 3 --read-exit-delay 50ms
 	expect_status 0
 	local n=$(grep 'read-exits:' "$OUT" | tail -n 1 | sed 's/.*read-exits: //')
-	((n >= 6 && n % 3 == 0)) || die "expected whole bursts of 3 read-exits, got $n"
+	# Bursts of 3 every 50 ms over 1 s (the last may be cut by the stop).
+	((n >= 6 && n <= 63)) || die "expected 6 to 63 read-exits, got $n"
 }
 
 t_early_callbacks_fail() {
