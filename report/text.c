@@ -75,5 +75,9 @@ void rcut_report_rates(FILE *out, const char *flavor,
 		(unsigned long long)s->writer_gps[2],
 		(unsigned long long)s->writer_gps[3],
 		(unsigned long long)s->writer_gps[4]);
+	fprintf(out,
+		"%s-torture: CPUs: thread migrations: %llu callback floods: %llu\n",
+		flavor, (unsigned long long)s->migrations,
+		(unsigned long long)s->floods);
 	fflush(out);
 }

@@ -88,7 +88,8 @@ void torture_barrier_driver(struct torture_thread *t)
 			/* Recover: the rest must still come, or it is a stall. */
 			torture_op_begin(
 				"waiting for callbacks after an early barrier");
-			while (atomic_load(&invoked) < n)
+			while (atomic_load(&invoked) < n &&
+			       !torture_must_stop())
 				torture_nap_ns(1000000);
 			torture_op_end();
 		} else {

@@ -76,6 +76,8 @@ static void cb_invoke(struct rcut_head *rh)
 		return;
 	}
 	check_witnesses(cb, age);
+	if (cb->cpu >= 0)
+		torture_cpu_callback_posted(cb->cpu, -1);
 	counter_inc(&torture_counters.cbs_invoked);
 	cb->fn(cb);
 }
@@ -86,6 +88,9 @@ void torture_cb_post(struct torture_cb *cb, const char *kind,
 	cb->kind = kind;
 	cb->fn = fn;
 	cb->posted_ns = torture_now_ns();
+	cb->cpu = rcut_current_cpu();
+	if (cb->cpu >= 0)
+		torture_cpu_callback_posted(cb->cpu, 1);
 	take_witnesses(cb);
 	atomic_store(&cb->state, TORTURE_CB_POSTED);
 	counter_inc(&torture_counters.cbs_posted);

@@ -26,16 +26,17 @@ enum { CPU_ONLINE, CPU_GOING_OFFLINE, CPU_OFFLINE };
 
 struct sim_cpu {
 	_Atomic int state;
-	_Atomic int nthreads; /* torture threads currently on it */
-	int pu;		      /* OS index of its PU */
-	hwloc_bitmap_t set;   /* that PU, for binding */
+	_Atomic int nthreads;	  /* torture threads currently on it */
+	_Atomic long pending_cbs; /* harness callbacks posted here, pending */
+	int pu;			  /* OS index of its PU */
+	hwloc_bitmap_t set;	  /* that PU, for binding */
 } __attribute__((aligned(64)));
 
 static hwloc_topology_t topo;
 static struct sim_cpu *cpus;
 static int ncpus, npus;
-static int *pu_order; /* usable PUs, in the --pin order */
-static _Atomic int online_count;
+static int *pu_order;		 /* usable PUs, in the --pin order */
+static _Atomic int online_count; /* CPUs in CPU_ONLINE state */
 static _Atomic int shuffle_idle = -1;
 static bool pinning;
 
@@ -134,6 +135,7 @@ int torture_cpus_init(char *err, size_t len)
 	for (int i = 0; i < ncpus; i++) {
 		atomic_init(&cpus[i].state, CPU_ONLINE);
 		atomic_init(&cpus[i].nthreads, 0);
+		atomic_init(&cpus[i].pending_cbs, 0);
 		cpus[i].pu = pu_order[i % npus];
 		cpus[i].set = hwloc_bitmap_alloc();
 		if (!cpus[i].set) {
@@ -290,15 +292,20 @@ int torture_cpu_offline(int cpu, uint64_t bound_ns)
 	uint64_t deadline = torture_now_ns() + bound_ns;
 	int expected = CPU_ONLINE;
 
+	/*
+	 * A CPU going offline no longer counts as online, so that a
+	 * shuffle-idle CPU becomes usable if it is the only one left: a
+	 * thread must always find a CPU, or (QSBR) the offline hook's grace
+	 * period would wait for a thread that waits for a CPU.
+	 */
 	if (atomic_load(&online_count) <= 1 ||
 	    !atomic_compare_exchange_strong(&cpus[cpu].state, &expected,
 					    CPU_GOING_OFFLINE))
 		return -1;
+	atomic_fetch_sub(&online_count, 1);
 	while (atomic_load(&cpus[cpu].nthreads) > 0) {
-		if (torture_now_ns() > deadline) {
-			atomic_store(&cpus[cpu].state, CPU_ONLINE);
-			return -1;
-		}
+		if (torture_now_ns() > deadline)
+			goto abort;
 		torture_nap_ns(50000);
 	}
 	if (f->cpu_offline) {
@@ -307,14 +314,15 @@ int torture_cpu_offline(int cpu, uint64_t bound_ns)
 		torture_op_begin("the flavor's cpu_offline hook");
 		err = f->cpu_offline(cpu);
 		torture_op_end();
-		if (err) {
-			atomic_store(&cpus[cpu].state, CPU_ONLINE);
-			return -1;
-		}
+		if (err)
+			goto abort;
 	}
-	atomic_fetch_sub(&online_count, 1);
 	atomic_store(&cpus[cpu].state, CPU_OFFLINE);
 	return 0;
+abort:
+	atomic_fetch_add(&online_count, 1);
+	atomic_store(&cpus[cpu].state, CPU_ONLINE);
+	return -1;
 }
 
 int torture_cpu_online(int cpu)
@@ -335,6 +343,25 @@ int torture_cpu_online(int cpu)
 	atomic_fetch_add(&online_count, 1);
 	atomic_store(&cpus[cpu].state, CPU_ONLINE);
 	return 0;
+}
+
+void torture_cpu_callback_posted(int cpu, int delta)
+{
+	atomic_fetch_add_explicit(&cpus[cpu].pending_cbs, delta, relaxed);
+}
+
+int torture_cpu_with_pending_callbacks(struct torture_rand *r)
+{
+	int start = (int)(torture_random(r) % (uint64_t)ncpus);
+
+	for (int i = 0; i < ncpus; i++) {
+		int cpu = (start + i) % ncpus;
+
+		if (atomic_load(&cpus[cpu].state) == CPU_ONLINE &&
+		    atomic_load_explicit(&cpus[cpu].pending_cbs, relaxed) > 0)
+			return cpu;
+	}
+	return -1;
 }
 
 void torture_cpu_set_idle(int cpu)

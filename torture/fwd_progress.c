@@ -45,11 +45,12 @@ static void flood_cb_invoked(struct torture_cb *cb)
 	uint64_t b = (torture_now_ns() - fl->start_ns) / HIST_BUCKET_NS;
 
 	atomic_fetch_add(&fl->hist[b < HIST_BUCKETS ? b : HIST_BUCKETS - 1], 1);
-	atomic_fetch_sub(&fl->outstanding, 1);
 	pthread_mutex_lock(&fl->lock);
 	fcb->next = fl->laundered;
 	fl->laundered = fcb;
 	pthread_mutex_unlock(&fl->lock);
+	/* Last: once zero, the flood may free everything, fl included. */
+	atomic_fetch_sub(&fl->outstanding, 1);
 }
 
 /* A callback to post: a laundered one if any, else a new one if allowed. */
@@ -159,7 +160,8 @@ static void run_flood(struct torture_thread *t)
 	report(&fl, t, flood_ns, torture_now_ns() - barrier_start, max_out,
 	       posted, gps);
 	counter_inc(&torture_counters.floods);
-	if (posted && (!invoked || gps < 2))
+	/* A flood cut short by the end of the run proves nothing. */
+	if (posted && (!invoked || gps < 2) && !torture_must_stop())
 		torture_failure(
 			"forward progress",
 			"callback flood %d: %llu of %ld callbacks invoked and %llu grace periods in %llu ms",

@@ -20,7 +20,7 @@ const char *const torture_gp_names[RCUT_GP_NKINDS] = {
 
 static const char *const gp_needs[RCUT_GP_NKINDS] = {
 	[RCUT_GP_SYNC] = "synchronize",
-	[RCUT_GP_EXP] = "an expedited synchronize",
+	[RCUT_GP_EXP] = "expedited synchronize",
 	[RCUT_GP_NORMAL] = "asynchronous callbacks (call)",
 	[RCUT_GP_COND] = "grace-period cookies (get_gp_state, cond_sync)",
 	[RCUT_GP_POLL] = "polled grace periods (start_gp_poll, poll_gp_state)",

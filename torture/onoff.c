@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * CPU offline simulation (the kernel's torture_onoff): every
- * --onoff-interval pick a random simulated CPU; offline it if it is online
+ * --onoff-interval pick a simulated CPU, at random or (half the time) one
+ * with harness callbacks still pending on it; offline it if it is online
  * (never the last one), else bring it back.  Offline = mark it going
  * offline, wait (at most ONOFF_BOUND_NS) for every thread on it to move,
  * run the flavor's offline hook, mark it offline.  Attempts, successes and
@@ -67,6 +68,19 @@ void torture_onoff(struct torture_thread *t)
 				(uint64_t)ncpus);
 		uint64_t start = torture_now_ns();
 
+		/*
+		 * Half the time, go for a CPU that callbacks were posted from
+		 * and are still pending on: that is where a flavor can
+		 * strand them (the kernel picks uniformly; we aim).
+		 */
+		if (torture_random(&t->rand) & 1) {
+			int target =
+				torture_cpu_with_pending_callbacks(&t->rand);
+
+			if (target >= 0)
+				cpu = target;
+		}
+
 		torture_progress();
 		/* Off our own CPU, or offlining it would wait for us. */
 		torture_cpu_detach();
@@ -80,5 +94,17 @@ void torture_onoff(struct torture_thread *t)
 		}
 		torture_cpu_attach();
 		torture_sleep_ns(c->onoff_interval_ns);
+	}
+	/*
+	 * Bring every CPU back at the end, so that what a flavor stranded on
+	 * an offline CPU can still run before the final barrier.
+	 */
+	torture_cpu_detach();
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		uint64_t start = torture_now_ns();
+
+		if (!torture_cpu_is_online(cpu))
+			account(true, torture_cpu_online(cpu) == 0,
+				torture_now_ns() - start);
 	}
 }

@@ -86,8 +86,8 @@ static void check_in_use(struct torture_thread *t, struct torture_elem *p,
 	counter_inc(&torture_counters.rtmbe);
 	torture_failure(
 		"rtmbe",
-		"reader %d saw element %p freed %s (mbtest 0, pipe stage %d)",
-		t->id, (void *)p, when,
+		"%s %d saw element %p freed %s (mbtest 0, pipe stage %d)",
+		t->kind, t->id, (void *)p, when,
 		atomic_load_explicit(&p->pipe_count, relaxed));
 }
 
@@ -136,8 +136,8 @@ bool torture_one_read(struct torture_thread *t)
 	if (pipe > 1)
 		torture_failure(
 			"too-short grace period",
-			"reader %d saw element %p at pipe stage %d (nesting %d, in-section delay %llu us%s, GP sequence %lu..%lu)",
-			t->id, (void *)p, pipe, rs.nesting,
+			"%s %d saw element %p at pipe stage %d (nesting %d, in-section delay %llu us%s, GP sequence %lu..%lu)",
+			t->kind, t->id, (void *)p, pipe, rs.nesting,
 			(unsigned long long)(rs.delay_ns / 1000),
 			rs.blocked ? ", blocked in the section" : "", started,
 			completed);

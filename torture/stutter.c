@@ -8,12 +8,27 @@
  */
 #include "torture.h"
 
+#include <string.h>
+
 static atomic_bool paused;
 
 void torture_stutter_wait(void)
 {
+	const struct rcut_flavor *f = torture_flavor;
+	struct torture_thread *t;
+	bool qsbr_offline;
+
+	if (!atomic_load_explicit(&paused, relaxed))
+		return;
+	/* A paused QSBR reader must not hold grace periods up. */
+	t = torture_self();
+	qsbr_offline = f->thread_offline && t && !strcmp(t->kind, "reader");
+	if (qsbr_offline)
+		f->thread_offline();
 	while (atomic_load_explicit(&paused, relaxed) && !torture_must_stop())
 		torture_sleep_ns(1000000);
+	if (qsbr_offline)
+		f->thread_online();
 }
 
 void torture_stutter(struct torture_thread *t)

@@ -95,6 +95,10 @@ int torture_cpus_online(void);
 /* The onoff thread's transitions; 0 on success, -1 if refused/timed out. */
 int torture_cpu_offline(int cpu, uint64_t bound_ns);
 int torture_cpu_online(int cpu);
+/* Count harness callbacks posted from cpu and not yet invoked. */
+void torture_cpu_callback_posted(int cpu, int delta);
+/* An online CPU with callbacks posted from it still pending, or -1. */
+int torture_cpu_with_pending_callbacks(struct torture_rand *r);
 /* Shuffle: threads avoid this CPU (-1: none). */
 void torture_cpu_set_idle(int cpu);
 
@@ -244,7 +248,8 @@ struct torture_cb {
 	const char *kind;  /* for messages: "element aging", ... */
 	void *owner;	   /* the object this callback belongs to */
 	void (*fn)(struct torture_cb *cb);
-	uint64_t posted_ns;
+	_Atomic uint64_t posted_ns; /* read by the watchdog */
+	int cpu; /* simulated CPU it was posted from, or -1 */
 	int nwitness;
 	struct {
 		int reader;

@@ -11,6 +11,7 @@
 #include "torture.h"
 #include "../report/backtrace.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,12 +24,14 @@
 static void bt_handler(int sig)
 {
 	struct torture_thread *t = torture_self();
+	int saved_errno = errno;
 
 	(void)sig;
 	if (!t || !t->bt)
 		return;
 	rcut_backtrace(t->bt, BT_BUF_LEN, 2); /* not this handler */
 	atomic_store(&t->bt_done, true);
+	errno = saved_errno;
 }
 
 void torture_watchdog_init(void)
