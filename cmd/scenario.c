@@ -66,7 +66,7 @@ static int parse_expect(struct splitter *sp, int lineno, char *value)
 	}
 	for (size_t i = 0; i < sizeof(expectations) / sizeof(expectations[0]);
 	     i++) {
-		if (!strcmp(value, expectations[i].name)) {
+		if (!strcasecmp(value, expectations[i].name)) {
 			sp->s->expect = expectations[i].status;
 			sp->s->expect_given = true;
 			return 0;

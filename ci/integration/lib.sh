@@ -56,3 +56,17 @@ pipe_late_sum() {
 now_ms() {
 	echo $((${EPOCHREALTIME/./} / 1000))
 }
+
+# The plugins built by `make plugins` (ci/plugins/), for plugin tests.
+PLUGINS=${PLUGINS:-build/plugins}
+
+# A jq filter's raw output for a JSON file; fails the test if the file is
+# not valid JSON.
+jqr() { # file filter
+	jq -er "$2" "$1" 2>&1 || die "jq '$2' on $1 failed: $(jq -r "$2" "$1" 2>&1 | head -n 3)"
+}
+
+# The last value of the text report's "NAME: N" field (e.g. ver).
+text_field() { # name
+	grep -o " $1: [0-9]*" "$OUT" | tail -n 1 | awk '{print $2}'
+}
