@@ -42,6 +42,17 @@ expect_err() { # extended regex that stderr must match
 	grep -qE -- "$1" "$ERR" || die "stderr lacks /$1/"
 }
 
+# Bad input: exit 2 with one line on stderr, nothing run or printed.
+bad_input() { # regex-of-message args...
+	local msg=$1
+	shift
+	run "$@"
+	expect_status 2
+	expect_err "^rcutorture: .*$msg"
+	(($(wc -l <"$ERR") == 1)) || die "expected a one-line error, got $(wc -l <"$ERR")"
+	[[ ! -s $OUT ]] || die "printed to stdout before failing: $(head -n 1 "$OUT")"
+}
+
 # The last "Reader Pipe:" line's slot N (0-based).
 pipe_slot() { # N
 	grep 'Reader Pipe:' "$OUT" | tail -n 1 | sed 's/.*Reader Pipe: *//' | awk -v n="$1" '{print $(n + 1)}'
