@@ -238,7 +238,7 @@ void rcut_scenario_dirs(char *buf, size_t len)
 int rcut_scenario_find(const char *arg, char *path, size_t len, char *err,
 		       size_t errlen)
 {
-	char dirs[4 * PATH_MAX];
+	char dirs[4 * PATH_MAX], real[PATH_MAX];
 	struct stat st;
 
 	if (!arg[0] || !strcmp(arg, ".") || !strcmp(arg, "..")) {
@@ -260,8 +260,12 @@ int rcut_scenario_find(const char *arg, char *path, size_t len, char *err,
 		if (!d[0])
 			continue;
 		snprintf(path, len, "%s/%s", d, arg);
-		if (stat(path, &st) == 0)
+		if (stat(path, &st) == 0) {
+			/* "/usr/bin/../share/..." reads better resolved. */
+			if (realpath(path, real) && strlen(real) < len)
+				strcpy(path, real);
 			return 0;
+		}
 	}
 	rcut_scenario_dirs(dirs, sizeof(dirs));
 	snprintf(

@@ -24,7 +24,7 @@ t_install_build_a_plugin_with_pkg_config_and_torture_it() {
 	# The installed binary finds the installed scenarios.
 	BIN=$dest/usr/bin/rcutorture run --scenario BUSTED --dry-run
 	expect_status 0
-	expect_out "scenario BUSTED from $dest/usr/bin/../share/rcutorture/scenarios/BUSTED, expected verdict FAILURE$"
+	expect_out "scenario BUSTED from $dest/usr/share/rcutorture/scenarios/BUSTED, expected verdict FAILURE$"
 	make --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr >"$TEST_TMP/make.log" 2>&1 ||
 		die "make uninstall failed: $(tail -n 5 "$TEST_TMP/make.log")"
 	f=$(find "$dest" -type f | head -n 3)
