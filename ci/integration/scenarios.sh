@@ -98,6 +98,18 @@ t_runner_unexpected_verdict_exits_1() {
 	expect_out '^2 of 3 runs did not end as expected: LIAR \(FAILURE, expected SUCCESS\) LIAR.2 \(FAILURE, expected SUCCESS\)$'
 }
 
+t_runner_default_results_folder() {
+	printf -- '--nreaders 1 --nfakewriters 0\n' >"$TEST_TMP/TINY"
+	ci/run-scenarios --bin "$BIN" --duration 0.5s "2*$TEST_TMP/TINY" >"$OUT" 2>"$ERR"
+	STATUS=$?
+	local dir=$(sed -n 's/.*, results in \(.*\)$/\1/p' "$OUT")
+	[[ $dir == "$PWD/ci/results/"* ]] || die "results not under ci/results: '$dir'"
+	[[ -s $dir/summary && -s $dir/TINY.2/console.log ]] || { rm -rf "$dir"; die "no results in $dir"; }
+	rm -rf "$dir"
+	rmdir ci/results 2>/dev/null
+	expect_status 0
+}
+
 t_runner_usage_errors() {
 	runner
 	expect_status 2
