@@ -447,6 +447,14 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 		print_origin();
 		return RCUT_EXIT_SUCCESS;
 	}
+	/*
+	 * Only the main thread takes SIGINT/SIGTERM: block them before the
+	 * flavor's init, so that threads it creates inherit the mask too.
+	 */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	if (f->init && f->init()) {
 		fprintf(stderr, "rcutorture: flavor %s failed to initialize\n",
 			f->name);
@@ -462,10 +470,6 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 		torture_cpus_print(stdout);
 	}
 
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	torture_mark_start();
 	torture_stats_start();
 	if (start_threads()) {

@@ -28,6 +28,22 @@ t_plugin_example_succeeds() {
 	[[ $(jqr "$TEST_TMP/e.json" .flavor.plugin) == "$PLUGINS/librcutorture-example.so" ]] || die "JSON lacks the plugin"
 }
 
+t_plugin_run_stops_on_sigint_with_its_report() {
+	need_plugins
+	"$BIN" --flavor "$PLUGINS/librcutorture-example.so" --duration 60 --stat-interval 0 \
+		--json "$TEST_TMP/i.json" >"$OUT" 2>"$ERR" &
+	local pid=$!
+	sleep 1.5
+	kill -INT $pid
+	wait $pid
+	STATUS=$?
+	no_sanitizer_report
+	expect_status 0
+	expect_out '^example-torture: SIGINT received, stopping$'
+	expect_out '^example-torture:--- End of test: SUCCESS: '
+	[[ $(jqr "$TEST_TMP/i.json" .verdict) == SUCCESS ]] || die "no JSON after SIGINT"
+}
+
 t_plugin_broken_fails() {
 	need_plugins
 	run --flavor "$PLUGINS/librcutorture-broken.so" --duration 10 --stop-on-failure --stat-interval 0

@@ -293,9 +293,11 @@ static void example_barrier(void)
 }
 
 /*
- * Threads a plugin creates must block the signals the harness handles
- * (SIGINT and SIGTERM stop the run from the main thread); faults stay
- * deliverable so that a crash is reported.
+ * The worker must not take the signals the harness handles (SIGINT and
+ * SIGTERM stop the run from the main thread).  rcutorture blocks them
+ * before init, but a plugin should not rely on its caller's mask: block
+ * everything except the faults, which must stay deliverable so that a
+ * crash is reported.
  */
 static int example_init(void)
 {
