@@ -10,8 +10,15 @@ BUILD ?= build
 CFLAGS ?= -O2 -g
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes -Werror=implicit-function-declaration
-ALL_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -MMD -MP -DRCUT_VERSION='"$(VERSION)"' $(CFLAGS) $(EXTRA_CFLAGS)
-LIBS := -lurcu-memb -lurcu-mb -lurcu-signal -lurcu-qsbr -lurcu-bp -lurcu-common -lhwloc -lunwind -pthread
+JSONC_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
+JSONC_LIBS := $(or $(shell pkg-config --libs json-c 2>/dev/null),-ljson-c)
+# Where --scenario NAME looks besides $$RCUTORTURE_SCENARIO_DIR and the
+# installed share/rcutorture/scenarios next to the binary (cmd/scenario.c).
+DIR_CFLAGS := -DRCUT_SOURCE_DIR='"$(CURDIR)"' -DRCUT_PREFIX='"$(PREFIX)"'
+ALL_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -MMD -MP -DRCUT_VERSION='"$(VERSION)"' $(DIR_CFLAGS) $(JSONC_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
+LIBS := -lurcu-memb -lurcu-mb -lurcu-signal -lurcu-qsbr -lurcu-bp -lurcu-common -lhwloc -lunwind $(JSONC_LIBS) -ldl -pthread
+# Plugins call rcut_current_cpu() and rcut_nr_cpus(): export just those.
+EXPORT_LDFLAGS := -Wl,--dynamic-list=flavors/plugin.dynlist
 TEST_LIBS := -lcmocka
 
 SRCS := $(wildcard cmd/*.c torture/*.c flavors/*.c report/*.c)
@@ -30,7 +37,7 @@ else
 OUT := $(BUILD)/$(BIN)
 endif
 
-.PHONY: all unit run check deps install uninstall format clean bench fuzz
+.PHONY: all unit plugins run check deps install uninstall format clean bench fuzz
 
 all: $(OUT)
 
@@ -42,9 +49,9 @@ $(BUILD)/%.o: %.c
 $(BUILD)/librcut.a: $(OBJS)
 	@$(AR) rcs $@ $^
 
-$(OUT): $(BUILD)/cmd/main.o $(BUILD)/librcut.a
+$(OUT): $(BUILD)/cmd/main.o $(BUILD)/librcut.a flavors/plugin.dynlist
 	@echo "  LD      $@"
-	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(EXPORT_LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LIBS)
 
 $(BUILD)/unit/%: ci/unit/%.c $(BUILD)/librcut.a
 	@mkdir -p $(dir $@)
@@ -52,6 +59,28 @@ $(BUILD)/unit/%: ci/unit/%.c $(BUILD)/librcut.a
 	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 unit: $(UNIT_BINS)
+
+# Flavor plugins built against include/rcutorture/flavor.h alone: the
+# example (a correct RCU), the broken one (must FAIL) and, for the loader's
+# error tests, three bad ones from ci/plugins/bad_plugin.c.
+PLUGIN_DIR := $(BUILD)/plugins
+PLUGIN_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -fPIC -shared -O2 -g
+PLUGINS := $(PLUGIN_DIR)/librcutorture-example.so $(PLUGIN_DIR)/librcutorture-broken.so
+BAD_PLUGINS := $(patsubst %,$(PLUGIN_DIR)/bad/lib%.so,wrong_abi no_symbol missing_hooks)
+
+plugins: $(PLUGINS) $(BAD_PLUGINS)
+
+$(PLUGIN_DIR)/librcutorture-example.so: ci/plugins/example_rcu.c include/rcutorture/flavor.h
+$(PLUGIN_DIR)/librcutorture-broken.so: ci/plugins/broken_rcu.c ci/plugins/example_rcu.c include/rcutorture/flavor.h
+$(PLUGINS):
+	@mkdir -p $(dir $@)
+	@echo "  PLUGIN  $@"
+	@$(CC) $(PLUGIN_CFLAGS) -o $@ $<
+
+$(PLUGIN_DIR)/bad/lib%.so: ci/plugins/bad_plugin.c include/rcutorture/flavor.h
+	@mkdir -p $(dir $@)
+	@echo "  PLUGIN  $@"
+	@$(CC) $(PLUGIN_CFLAGS) -DBAD_$(shell echo $* | tr a-z A-Z) -o $@ $<
 
 # liburcu 0.13.2's inlined urcu-bp read side accesses its 128-byte-aligned
 # reader struct at a misaligned address (fixed upstream in 0.13.4): keep
@@ -101,24 +130,35 @@ run: deps
 # The whole suite: unit tests, integration tests against the normal build,
 # and the integration tests again against an ASan+UBSan build.
 check: deps
-	@$(MAKE) --no-print-directory all unit
+	@$(MAKE) --no-print-directory all unit plugins
 	@$(MAKE) --no-print-directory BUILD=build-san EXTRA_CFLAGS='$(SAN_FLAGS)' LDFLAGS='$(SAN_FLAGS)' all
 	@$(MAKE) --no-print-directory $(FUZZ_BIN)
-	ci/run-tests --bin ./$(BIN) --san-bin build-san/$(BIN) --unit-dir $(BUILD)/unit --fuzz-bin $(FUZZ_BIN)
+	PLUGINS=$(PLUGIN_DIR) ci/run-tests --bin ./$(BIN) --san-bin build-san/$(BIN) --unit-dir $(BUILD)/unit --fuzz-bin $(FUZZ_BIN)
+
+# The binary, its man page, the plugin ABI header with a pkg-config file
+# for plugin builds, the scenario files and the example plugin's source.
+SHARE := $(DESTDIR)$(PREFIX)/share/rcutorture
+SCENARIOS := $(filter-out %~,$(wildcard ci/scenarios/*))
+PC_DIR := $(DESTDIR)$(PREFIX)/share/pkgconfig
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/include/rcutorture
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/include/rcutorture $(PC_DIR) $(SHARE)/scenarios $(SHARE)/examples
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/$(BIN)
 	install -m 644 man/rcutorture.1 $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture.1
 	install -m 644 include/rcutorture/flavor.h $(DESTDIR)$(PREFIX)/include/rcutorture/flavor.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' rcutorture.pc.in >$(PC_DIR)/rcutorture.pc
+	chmod 644 $(PC_DIR)/rcutorture.pc
+	install -m 644 $(SCENARIOS) $(SHARE)/scenarios/
+	install -m 644 ci/plugins/example_rcu.c $(SHARE)/examples/example_rcu.c
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/$(BIN) $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture.1
-	rm -f $(DESTDIR)$(PREFIX)/include/rcutorture/flavor.h
-	-rmdir $(DESTDIR)$(PREFIX)/include/rcutorture
+	rm -f $(DESTDIR)$(PREFIX)/include/rcutorture/flavor.h $(PC_DIR)/rcutorture.pc
+	rm -f $(addprefix $(SHARE)/scenarios/,$(notdir $(SCENARIOS))) $(SHARE)/examples/example_rcu.c
+	-rmdir $(DESTDIR)$(PREFIX)/include/rcutorture $(SHARE)/scenarios $(SHARE)/examples $(SHARE)
 
 format:
-	clang-format -i $(SRCS) $(UNIT_SRCS) $(wildcard */*.h ci/bench/*.[ch] include/rcutorture/*.h)
+	clang-format -i $(SRCS) $(UNIT_SRCS) $(wildcard */*.h ci/bench/*.[ch] ci/plugins/*.c ci/fuzz/*.c include/rcutorture/*.h)
 
 clean:
 	rm -rf build build-san build-fuzz $(BIN)

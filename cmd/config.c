@@ -3,7 +3,9 @@
 #include "../torture/config.h"
 
 #include "parse.h"
+#include "scenario.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const char *const rcut_pin_names[] = { "compact", "scatter", "none", NULL };
@@ -30,4 +32,13 @@ void rcut_config_defaults(struct rcut_config *cfg)
 	cfg->fwd_progress_holdoff_ns = 10 * NSEC_PER_SEC;
 	cfg->fwd_progress_div = 4;
 	cfg->cbflood_max = 50000;
+}
+
+void rcut_config_release(struct rcut_config *cfg)
+{
+	if (cfg->scenario) {
+		rcut_scenario_free(cfg->scenario);
+		free(cfg->scenario);
+		cfg->scenario = NULL;
+	}
 }

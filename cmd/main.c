@@ -2,7 +2,9 @@
 /* rcutorture: parse the command line, then run the selected test. */
 #include "options.h"
 #include "parse.h"
+#include "../flavors/plugin.h"
 #include "../flavors/registry.h"
+#include "../report/json.h"
 #include "../report/verdict.h"
 #include "../torture/run.h"
 
@@ -24,38 +26,75 @@ static uint64_t clock_seed(void)
 	       ((uint64_t)getpid() << 32);
 }
 
+/* --list-flavors: the built-in ones, and a plugin --flavor names. */
+static int list_flavors(const struct rcut_config *cfg)
+{
+	const struct rcut_flavor *f;
+	char err[512];
+
+	rcut_flavor_list(stdout);
+	if (rcut_flavor_find(cfg->flavor_name) &&
+	    !rcut_plugin_is_file(cfg->flavor_name))
+		return 0;
+	if (rcut_options_resolve(cfg, &f, err, sizeof(err))) {
+		fprintf(stderr, "rcutorture: %s\n", err);
+		return RCUT_EXIT_USAGE;
+	}
+	printf("\nPlugin %s:\n", rcut_plugin_path());
+	rcut_flavor_list_one(stdout, f, NULL);
+	return 0;
+}
+
+/* Check everything that can be checked before the run, then run it. */
+static int run(struct rcut_config *cfg)
+{
+	const struct rcut_flavor *flavor;
+	char err[512];
+
+	if (rcut_options_resolve(cfg, &flavor, err, sizeof(err))) {
+		fprintf(stderr, "rcutorture: %s\n", err);
+		return RCUT_EXIT_USAGE;
+	}
+	if (cfg->json_path && !cfg->dry_run &&
+	    rcut_json_open(cfg->json_path, err, sizeof(err))) {
+		rcut_one_line(err);
+		fprintf(stderr, "rcutorture: %s\n", err);
+		return RCUT_EXIT_USAGE;
+	}
+	if (!cfg->seed_given)
+		cfg->seed = clock_seed();
+	return torture_run(cfg, flavor);
+}
+
 int main(int argc, char **argv)
 {
 	struct rcut_config cfg;
-	const struct rcut_flavor *flavor;
 	char err[512];
+	int status = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	rcut_config_defaults(&cfg);
 	if (rcut_options_parse(argc, argv, &cfg, err, sizeof(err))) {
 		fprintf(stderr, "rcutorture: %s\n", err);
+		rcut_config_release(&cfg);
 		return RCUT_EXIT_USAGE;
 	}
 	switch (cfg.action) {
 	case RCUT_ACTION_HELP:
 	case RCUT_ACTION_USAGE:
 		rcut_options_help(stdout, cfg.action == RCUT_ACTION_USAGE);
-		return 0;
+		break;
 	case RCUT_ACTION_VERSION:
 		printf("rcutorture %s (flavor ABI %d)\n", RCUT_VERSION,
 		       RCUT_FLAVOR_ABI_VERSION);
-		return 0;
+		break;
 	case RCUT_ACTION_LIST_FLAVORS:
-		rcut_flavor_list(stdout);
-		return 0;
+		status = list_flavors(&cfg);
+		break;
 	case RCUT_ACTION_RUN:
+		status = run(&cfg);
 		break;
 	}
-	if (rcut_options_resolve(&cfg, &flavor, err, sizeof(err))) {
-		fprintf(stderr, "rcutorture: %s\n", err);
-		return RCUT_EXIT_USAGE;
-	}
-	if (!cfg.seed_given)
-		cfg.seed = clock_seed();
-	return torture_run(&cfg, flavor);
+	rcut_config_release(&cfg);
+	return status;
 }

@@ -9,13 +9,17 @@
 #include "options.h"
 
 #include "parse.h"
+#include "scenario.h"
+#include "../flavors/plugin.h"
 #include "../flavors/registry.h"
 #include "../torture/gp.h"
 
 #include <argp.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char *argp_program_bug_address = "the rcutorture issue tracker";
 
@@ -53,12 +57,26 @@ enum option_key {
 	OPT_CBFLOOD_MAX,
 	OPT_STUTTER,
 	OPT_SHUFFLE_INTERVAL,
+	OPT_SCENARIO,
+	OPT_DRY_RUN,
+	OPT_PLUGIN_DIR,
+	OPT_JSON,
 };
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Test selection:", 1 },
 	{ "flavor", OPT_FLAVOR, "NAME", 0,
-	  "RCU flavor to torture (default: memb); see --list-flavors", 0 },
+	  "RCU flavor to torture (default: memb); see --list-flavors.  A NAME with a '/' or ending in .so is a plugin file; a NAME that is no built-in flavor is looked up as NAME.so or librcutorture-NAME.so in --plugin-dir",
+	  0 },
+	{ "plugin-dir", OPT_PLUGIN_DIR, "DIR", 0,
+	  "Where --flavor NAME looks for plugins; repeatable, or several DIRs separated by colons (default: none)",
+	  0 },
+	{ "scenario", OPT_SCENARIO, "NAME|FILE", 0,
+	  "Apply the options of a scenario file here; options after it override it.  A NAME without '/' is looked up in $RCUTORTURE_SCENARIO_DIR, the installed scenarios and the source tree's ci/scenarios (default: none)",
+	  0 },
+	{ "dry-run", OPT_DRY_RUN, NULL, 0,
+	  "Check the options, scenario, flavor and parameters, print the Start of test line, and exit 0 without running",
+	  0 },
 	{ "list-flavors", OPT_LIST_FLAVORS, NULL, 0,
 	  "List the flavors, their primitives and parameters, and exit", 0 },
 	{ "duration", OPT_DURATION, "DURATION", 0,
@@ -143,6 +161,9 @@ static const struct argp_option options[] = {
 	{ "quiet", OPT_QUIET, NULL, 0,
 	  "No periodic stats blocks: only the final block, failures and the verdict",
 	  0 },
+	{ "json", OPT_JSON, "FILE", 0,
+	  "Also write the whole report as one JSON document to FILE; - is standard output, and the text report then goes to standard error (default: none)",
+	  0 },
 
 	{ NULL, 0, NULL, 0, "Information:", -1 },
 	{ "help", OPT_HELP, NULL, 0, "Print this help and exit", -1 },
@@ -167,7 +188,10 @@ struct parse_ctx {
 	char *err;
 	size_t errlen;
 	bool failed;
+	bool in_scenario; /* parsing a line of a scenario file */
 };
+
+static int apply_scenario(struct parse_ctx *ctx, const char *arg);
 
 static int fail(struct parse_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -323,6 +347,30 @@ static int apply_option(struct parse_ctx *ctx, int key, const char *arg)
 	case OPT_READ_EXIT_BURST:
 		return parse_count(ctx, "read-exit-burst", arg, 0,
 				   RCUT_MAX_THREADS, &cfg->read_exit_burst);
+	case OPT_SCENARIO:
+		return apply_scenario(ctx, arg);
+	case OPT_DRY_RUN:
+		cfg->dry_run = true;
+		return 0;
+	case OPT_PLUGIN_DIR:
+		if (!arg[0])
+			return fail(
+				ctx,
+				"--plugin-dir: empty name; expected a directory (or several separated by colons)");
+		if (cfg->nplugin_dirs >= RCUT_MAX_PLUGIN_DIRS)
+			return fail(
+				ctx,
+				"--plugin-dir: given more than %d times; expected at most %d (separate more DIRs by colons)",
+				RCUT_MAX_PLUGIN_DIRS, RCUT_MAX_PLUGIN_DIRS);
+		cfg->plugin_dirs[cfg->nplugin_dirs++] = arg;
+		return 0;
+	case OPT_JSON:
+		if (!arg[0])
+			return fail(
+				ctx,
+				"--json: empty file name; expected a FILE or - for standard output");
+		cfg->json_path = arg;
+		return 0;
 	case OPT_VERBOSE:
 		cfg->verbose = 2;
 		return 0;
@@ -465,27 +513,76 @@ static const struct argp argp = { options, parse_opt, "[NAME.KEY=VALUE...]",
 				  doc,	   NULL,      NULL,
 				  NULL };
 
-int rcut_options_parse(int argc, char **argv, struct rcut_config *cfg,
-		       char *err, size_t errlen)
+/* Parse one argument vector into ctx (the command line or a scenario line). */
+static int parse_args(struct parse_ctx *ctx, int argc, char **argv)
 {
-	struct parse_ctx ctx = { cfg, err, errlen, false };
 	error_t e;
 
-	err[0] = '\0';
+	ctx->err[0] = '\0';
 	e = argp_parse(&argp, argc, argv,
 		       ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP |
 			       ARGP_IN_ORDER,
-		       NULL, &ctx);
-	if (ctx.failed) {
-		rcut_one_line(err);
+		       NULL, ctx);
+	if (ctx->failed) {
+		rcut_one_line(ctx->err);
 		return 2;
 	}
 	if (e) {
-		snprintf(err, errlen,
+		snprintf(ctx->err, ctx->errlen,
 			 "bad command line (%s); see rcutorture --help",
 			 strerror(e));
 		return 2;
 	}
+	return 0;
+}
+
+int rcut_options_parse(int argc, char **argv, struct rcut_config *cfg,
+		       char *err, size_t errlen)
+{
+	struct parse_ctx ctx = { cfg, err, errlen, false, false };
+
+	return parse_args(&ctx, argc, argv);
+}
+
+int rcut_options_apply_scenario(struct rcut_config *cfg, char *err,
+				size_t errlen)
+{
+	const struct rcut_scenario *s = cfg->scenario;
+	char msg[512];
+
+	for (int i = 0; i < s->nlines; i++) {
+		struct parse_ctx ctx = { cfg, msg, sizeof(msg), false, true };
+
+		if (parse_args(&ctx, s->lines[i].argc, s->lines[i].argv)) {
+			snprintf(err, errlen, "%s:%d: %s", s->path,
+				 s->lines[i].lineno, msg);
+			rcut_one_line(err);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* --scenario: read the file and apply its lines here, in order. */
+static int apply_scenario(struct parse_ctx *ctx, const char *arg)
+{
+	struct rcut_config *cfg = ctx->cfg;
+	char msg[512];
+
+	if (ctx->in_scenario)
+		return fail(
+			ctx,
+			"--scenario: a scenario file cannot name another scenario");
+	if (cfg->scenario)
+		return fail(ctx,
+			    "--scenario: given twice; expected one per run");
+	/* cfg owns it from here, so rcut_config_release() frees it. */
+	cfg->scenario = calloc(1, sizeof(*cfg->scenario));
+	if (!cfg->scenario)
+		return fail(ctx, "--scenario: out of memory");
+	if (rcut_scenario_load(cfg->scenario, arg, msg, sizeof(msg)) ||
+	    rcut_options_apply_scenario(cfg, msg, sizeof(msg)))
+		return fail(ctx, "%s", msg);
 	return 0;
 }
 
@@ -503,18 +600,63 @@ int rcut_options_resolve(const struct rcut_config *cfg,
 	return ret;
 }
 
+/* Every --plugin-dir component must be a directory. */
+static int check_plugin_dirs(const struct rcut_config *cfg, char *err,
+			     size_t errlen)
+{
+	struct stat st;
+	char dir[4096];
+
+	for (int i = 0; i < cfg->nplugin_dirs; i++) {
+		for (const char *d = cfg->plugin_dirs[i], *colon; d;
+		     d = colon ? colon + 1 : NULL) {
+			colon = strchr(d, ':');
+			snprintf(dir, sizeof(dir), "%.*s",
+				 (int)(colon ? (size_t)(colon - d) : strlen(d)),
+				 d);
+			if (dir[0] &&
+			    (stat(dir, &st) || !S_ISDIR(st.st_mode))) {
+				snprintf(
+					err, errlen,
+					"--plugin-dir: '%s' is not a directory; expected existing directories separated by colons",
+					dir);
+				return 2;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The built-in flavor or the plugin --flavor names. */
+static int find_flavor(const struct rcut_config *cfg,
+		       const struct rcut_flavor **flavor, char *err,
+		       size_t errlen)
+{
+	const char *name = cfg->flavor_name;
+	int ret;
+
+	*flavor = rcut_plugin_is_file(name) ? NULL : rcut_flavor_find(name);
+	if (*flavor)
+		return 0;
+	ret = rcut_plugin_load(name, cfg->plugin_dirs, cfg->nplugin_dirs,
+			       flavor, err, errlen);
+	if (ret > 0)
+		snprintf(
+			err, errlen,
+			"--flavor: unknown flavor '%s'; expected one of %s, a plugin FILE (with a '/' or ending in .so) or a plugin NAME in --plugin-dir",
+			name, rcut_flavor_names());
+	return ret ? 2 : 0;
+}
+
 /* rcut_options_resolve's body; err may echo the user's text verbatim. */
 static int resolve(const struct rcut_config *cfg,
 		   const struct rcut_flavor **flavor, char *err, size_t errlen)
 {
-	const struct rcut_flavor *f = rcut_flavor_find(cfg->flavor_name);
+	const struct rcut_flavor *f;
 
-	if (!f) {
-		snprintf(err, errlen,
-			 "--flavor: unknown flavor '%s'; expected one of %s",
-			 cfg->flavor_name, rcut_flavor_names());
+	if (check_plugin_dirs(cfg, err, errlen) ||
+	    find_flavor(cfg, &f, err, errlen))
 		return 2;
-	}
 	if (rcut_flavor_validate(f, err, errlen))
 		return 2;
 	if (torture_gp_check(f, cfg->gp_mask, err, errlen))

@@ -18,7 +18,15 @@ int rcut_options_parse(int argc, char **argv, struct rcut_config *cfg,
 		       char *err, size_t errlen);
 
 /*
- * Resolve cfg->flavor_name and apply the NAME.KEY=VALUE parameters.
+ * Apply the lines of cfg->scenario (already read) to cfg, as --scenario
+ * does.  Returns 0, or 2 with "FILE:LINE: reason" in err.
+ */
+int rcut_options_apply_scenario(struct rcut_config *cfg, char *err,
+				size_t errlen);
+
+/*
+ * Resolve cfg->flavor_name (a built-in flavor, or a plugin, loaded here)
+ * and apply the NAME.KEY=VALUE parameters.
  * Returns 0 with *flavor set, or 2 with a one-line reason in err.
  */
 int rcut_options_resolve(const struct rcut_config *cfg,

@@ -4,6 +4,7 @@
 
 #include "../cmd/parse.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -83,54 +84,108 @@ static void param_value(const struct rcut_param *p, char *buf, size_t len)
 		snprintf(buf, len, "%ld", *p->value);
 }
 
-void rcut_flavor_list(FILE *out)
+void rcut_flavor_list_one(FILE *out, const struct rcut_flavor *f,
+			  const char *const *aliases)
 {
 	char caps[160], value[64];
 
-	for (const struct rcut_flavor_entry *e = rcut_builtin_flavors;
-	     e->flavor; e++) {
-		const struct rcut_flavor *f = e->flavor;
-
-		rcut_flavor_caps(f, caps, sizeof(caps));
-		fprintf(out, "%-10s %s\n", f->name, f->description);
-		fprintf(out, "%-10s   primitives: %s\n", "", caps);
-		if (e->aliases) {
-			fprintf(out, "%-10s   aliases:", "");
-			for (const char *const *a = e->aliases; *a; a++)
-				fprintf(out, " %s", *a);
-			fputc('\n', out);
-		}
-		for (const struct rcut_param *p = f->params; p && p->name;
-		     p++) {
-			param_value(p, value, sizeof(value));
-			fprintf(out, "%-10s   %s.%s=%s: %s\n", "", f->name,
-				p->name, value, p->help);
-		}
+	rcut_flavor_caps(f, caps, sizeof(caps));
+	fprintf(out, "%-10s %s\n", f->name, f->description);
+	fprintf(out, "%-10s   primitives: %s\n", "", caps);
+	if (aliases) {
+		fprintf(out, "%-10s   aliases:", "");
+		for (const char *const *a = aliases; *a; a++)
+			fprintf(out, " %s", *a);
+		fputc('\n', out);
 	}
+	for (const struct rcut_param *p = f->params; p && p->name; p++) {
+		param_value(p, value, sizeof(value));
+		fprintf(out, "%-10s   %s.%s=%s: %s\n", "", f->name, p->name,
+			value, p->help);
+	}
+}
+
+void rcut_flavor_list(FILE *out)
+{
+	for (const struct rcut_flavor_entry *e = rcut_builtin_flavors;
+	     e->flavor; e++)
+		rcut_flavor_list_one(out, e->flavor, e->aliases);
 	fprintf(out,
 		"\nexp=sync: no expedited primitive; --gp-exp uses the normal synchronize.\n");
 }
 
+/* A flavor or parameter name: 1 to 32 of [A-Za-z0-9_-]. */
+static bool good_name(const char *name)
+{
+	size_t n = 0;
+
+	for (; name && name[n]; n++)
+		if (!isalnum((unsigned char)name[n]) && name[n] != '_' &&
+		    name[n] != '-')
+			return false;
+	return n >= 1 && n <= 32;
+}
+
+/* Parameter tables come from plugins too: check what parsing relies on. */
+static int validate_params(const struct rcut_flavor *f, char *err,
+			   size_t errlen)
+{
+	for (const struct rcut_param *p = f->params; p && p->name; p++) {
+		long nchoices = 0;
+		bool ok = good_name(p->name) && p->help && p->value;
+
+		if (ok && p->type == RCUT_PARAM_ENUM) {
+			while (p->choices && p->choices[nchoices])
+				nchoices++;
+			ok = *p->value >= 0 && *p->value < nchoices;
+		} else if (ok && p->type == RCUT_PARAM_INT) {
+			ok = p->min <= p->max;
+		} else if (ok) {
+			ok = p->type == RCUT_PARAM_BOOL;
+		}
+		if (!ok) {
+			snprintf(
+				err, errlen,
+				"flavor %s: parameter '%s' is malformed (name, help, value, type, range or choices)",
+				f->name, p->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int rcut_flavor_validate(const struct rcut_flavor *f, char *err, size_t errlen)
 {
+	const char *missing = NULL;
+
 	if (f->abi_version != RCUT_FLAVOR_ABI_VERSION) {
 		snprintf(err, errlen,
 			 "flavor ABI version %u, this rcutorture needs %u",
 			 f->abi_version, RCUT_FLAVOR_ABI_VERSION);
 		return -1;
 	}
-	if (!f->name || !f->name[0]) {
-		snprintf(err, errlen, "flavor has no name");
-		return -1;
-	}
-	if (!f->read_lock || !f->read_unlock || !f->synchronize) {
+	if (!good_name(f->name)) {
 		snprintf(
 			err, errlen,
-			"flavor %s lacks read_lock, read_unlock or synchronize",
-			f->name);
+			"flavor name missing or malformed; expected 1 to 32 letters, digits, '-' or '_'");
 		return -1;
 	}
-	return 0;
+	if (!f->synchronize)
+		missing = "synchronize";
+	if (!f->read_unlock)
+		missing = "read_unlock";
+	if (!f->read_lock)
+		missing = "read_lock";
+	if (!f->description)
+		missing = "description";
+	if ((f->caps & RCUT_CAP_QSBR) && !f->quiescent_state)
+		missing = "quiescent_state (it has RCUT_CAP_QSBR)";
+	if (missing) {
+		snprintf(err, errlen, "flavor %s lacks the required %s",
+			 f->name, missing);
+		return -1;
+	}
+	return validate_params(f, err, errlen);
 }
 
 /* Describe what values parameter p accepts, for error messages. */

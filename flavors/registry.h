@@ -27,6 +27,10 @@ void rcut_flavor_caps(const struct rcut_flavor *f, char *buf, size_t len);
 /* Print the --list-flavors table. */
 void rcut_flavor_list(FILE *out);
 
+/* Print one flavor's entry of that table (aliases may be NULL). */
+void rcut_flavor_list_one(FILE *out, const struct rcut_flavor *f,
+			  const char *const *aliases);
+
 /*
  * Apply one "NAME.KEY=VALUE" argument to flavor f.  Returns 0, or -1 after
  * writing a one-line reason (without the program name) to err.

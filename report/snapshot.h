@@ -44,4 +44,10 @@ struct rcut_snapshot {
 	uint64_t writer_gps[5];
 };
 
+/* Events per second over ns, 0 for a run of no measurable length. */
+static inline double rcut_per_second(uint64_t count, uint64_t ns)
+{
+	return ns ? (double)count * 1e9 / (double)ns : 0.0;
+}
+
 #endif /* REPORT_SNAPSHOT_H */

@@ -52,22 +52,16 @@ void rcut_report_stats(FILE *out, const char *flavor,
 	fflush(out);
 }
 
-/* Events per second over the run, 0 for a run of no measurable length. */
-static double per_second(uint64_t count, uint64_t ns)
-{
-	return ns ? (double)count * 1e9 / (double)ns : 0.0;
-}
-
 void rcut_report_rates(FILE *out, const char *flavor,
 		       const struct rcut_snapshot *s)
 {
 	fprintf(out,
 		"%s-torture: Rates over %.2f s: reads/s: %.0f updates/s: %.1f GPs/s: %.1f callbacks/s: %.1f\n",
 		flavor, (double)s->elapsed_ns / 1e9,
-		per_second(s->reads, s->elapsed_ns),
-		per_second(s->ver, s->elapsed_ns),
-		per_second(s->gps, s->elapsed_ns),
-		per_second(s->cbs_invoked, s->elapsed_ns));
+		rcut_per_second(s->reads, s->elapsed_ns),
+		rcut_per_second(s->ver, s->elapsed_ns),
+		rcut_per_second(s->gps, s->elapsed_ns),
+		rcut_per_second(s->cbs_invoked, s->elapsed_ns));
 	fprintf(out,
 		"%s-torture: Writer GPs: sync: %llu exp: %llu normal: %llu cond: %llu poll: %llu\n",
 		flavor, (unsigned long long)s->writer_gps[0],

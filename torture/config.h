@@ -6,9 +6,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define RCUT_MAX_THREADS 4096 /* upper bound for every thread count */
-#define RCUT_MAX_PARAMS 64    /* NAME.KEY=VALUE arguments per run */
-#define RCUT_MAX_CPUS 1024    /* simulated CPUs, barrier posters */
+#define RCUT_MAX_THREADS 4096	/* upper bound for every thread count */
+#define RCUT_MAX_PARAMS 64	/* NAME.KEY=VALUE arguments per run */
+#define RCUT_MAX_CPUS 1024	/* simulated CPUs, barrier posters */
+#define RCUT_MAX_PLUGIN_DIRS 16 /* --plugin-dir options per run */
+
+struct rcut_scenario; /* cmd/scenario.h */
 
 /* Grace-period primitives the writer and fake writers choose among. */
 enum rcut_gp_kind {
@@ -64,6 +67,11 @@ struct rcut_config {
 	uint64_t shuffle_interval_ns; /* 0: no shuffle */
 	int nparams;
 	const char *params[RCUT_MAX_PARAMS]; /* NAME.KEY=VALUE, unparsed */
+	bool dry_run;	       /* check everything, print the start, exit */
+	const char *json_path; /* --json: NULL for none, "-" for stdout */
+	int nplugin_dirs;      /* --plugin-dir values, each colon-separated */
+	const char *plugin_dirs[RCUT_MAX_PLUGIN_DIRS];
+	struct rcut_scenario *scenario; /* --scenario, owned; NULL if none */
 };
 
 /* "compact", "scatter", "none", indexed by enum rcut_pin. */
@@ -73,5 +81,8 @@ extern const char *const rcut_call_mode_names[];
 
 /* Fill cfg with the defaults documented in --help and the man page. */
 void rcut_config_defaults(struct rcut_config *cfg);
+
+/* Free what parsing allocated (the scenario); cfg's strings die with it. */
+void rcut_config_release(struct rcut_config *cfg);
 
 #endif /* TORTURE_CONFIG_H */

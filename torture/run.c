@@ -12,7 +12,10 @@
 #include "gp.h"
 #include "torture.h"
 #include "../cmd/parse.h"
+#include "../cmd/scenario.h"
+#include "../flavors/plugin.h"
 #include "../flavors/registry.h"
+#include "../report/json.h"
 #include "../report/text.h"
 #include "../report/verdict.h"
 
@@ -36,6 +39,7 @@ long torture_nreaders;
 static struct torture_thread *threads;
 
 static int nthreads;
+static const char *stall_what; /* for the JSON document */
 
 /* A second SIGINT/SIGTERM after the stop began: exit at once (130). */
 static void second_signal(int sig)
@@ -79,6 +83,20 @@ static void print_params(const char *what)
 		printf(" %s", c->params[i]);
 	putchar('\n');
 	fflush(stdout);
+}
+
+/* Where the flavor and the options came from: plugin file, scenario. */
+static void print_origin(void)
+{
+	const struct rcut_scenario *sc = torture_cfg->scenario;
+	const char *name = torture_flavor->name;
+
+	if (rcut_plugin_path())
+		printf("%s-torture: flavor %s from plugin %s\n", name, name,
+		       rcut_plugin_path());
+	if (sc)
+		printf("%s-torture: scenario %s from %s, expected verdict %s\n",
+		       name, sc->name, sc->path, rcut_exit_name(sc->expect));
 }
 
 /* --verbose: what will run, before it runs. */
@@ -202,6 +220,39 @@ static void final_barrier(struct torture_thread *t)
 		torture_nap_ns(1000000);
 }
 
+/* --json: the document, from the final snapshot and the verdict. */
+static void write_json(int status, const char *verdict,
+		       const struct rcut_snapshot *s)
+{
+	const struct rcut_scenario *sc = torture_cfg->scenario;
+	struct rcut_json_run run = {
+		.cfg = torture_cfg,
+		.flavor = torture_flavor,
+		.plugin = rcut_plugin_path(),
+		.scenario_name = sc ? sc->name : NULL,
+		.scenario_path = sc ? sc->path : NULL,
+		.scenario_expect = sc ? rcut_exit_name(sc->expect) : NULL,
+		.gp_names = torture_gp_names,
+		.nreaders = torture_nreaders,
+		.ncpus = rcut_nr_cpus(),
+		.exit_status = status,
+		.verdict = verdict,
+		.stall = stall_what,
+		.final = s,
+	};
+	uint64_t at;
+
+	for (int k = 0; k < RCUT_GP_NKINDS; k++)
+		if (torture_gp_available(torture_flavor,
+					 (enum rcut_gp_kind)k) &&
+		    (!torture_cfg->gp_mask ||
+		     (torture_cfg->gp_mask & (1u << k))))
+			run.gp_kinds |= 1u << k;
+	run.failed = torture_first_failure(&at, &run.failure_check);
+	run.failure_s = run.failed ? (double)at / 1e9 : 0;
+	rcut_json_write(&run);
+}
+
 void torture_crash_report(void)
 {
 	struct rcut_snapshot s;
@@ -213,6 +264,9 @@ void torture_crash_report(void)
 	rcut_report_rates(stdout, torture_flavor->name, &s);
 	print_first_failure();
 	print_params("End of test: CRASH");
+	fflush(stdout);
+	/* Best effort: the heap may be damaged; the text is out already. */
+	write_json(RCUT_EXIT_INTERNAL, "CRASH", &s);
 }
 
 /* Print the final report; returns the exit status it announces. */
@@ -236,6 +290,7 @@ static int final_report(bool stalled, bool drained)
 	print_first_failure();
 	status = verdict(&s, stalled);
 	print_params(end_of_test[status]);
+	write_json(status, rcut_exit_name(status), &s);
 	return status;
 }
 
@@ -249,6 +304,7 @@ static void __attribute__((noreturn)) stall_exit(const char *what)
 	const struct rcut_flavor *f = torture_flavor;
 
 	torture_mark_stop();
+	stall_what = what;
 	printf("%s-torture: !!! STALL at %.3f s: %s (--stall-timeout %.1f s)\n",
 	       f->name, (double)torture_elapsed_ns() / 1e9, what,
 	       (double)torture_cfg->stall_timeout_ns / 1e9);
@@ -320,11 +376,13 @@ static void main_loop(const sigset_t *sigs)
 		}
 		if (c->stat_interval_ns && now >= next_stats) {
 			next_stats += c->stat_interval_ns;
-			if (c->verbose > 0) {
+			if (c->verbose > 0 || rcut_json_enabled()) {
 				torture_snapshot(&s, threads, nthreads);
+				rcut_json_add_interval(&s);
+			}
+			if (c->verbose > 0)
 				rcut_report_stats(stdout, torture_flavor->name,
 						  &s);
-			}
 		}
 	}
 	atomic_store(&torture_stopping, true);
@@ -386,6 +444,19 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 			return RCUT_EXIT_INTERNAL;
 		}
 	}
+	if (cfg->dry_run) {
+		print_params("Start of test");
+		print_origin();
+		return RCUT_EXIT_SUCCESS;
+	}
+	/*
+	 * Only the main thread takes SIGINT/SIGTERM: block them before the
+	 * flavor's init, so that threads it creates inherit the mask too.
+	 */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	if (f->init && f->init()) {
 		fprintf(stderr, "rcutorture: flavor %s failed to initialize\n",
 			f->name);
@@ -395,15 +466,12 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 	torture_watchdog_init();
 	torture_fatal_init();
 	print_params("Start of test");
+	print_origin();
 	if (cfg->verbose > 1) {
 		print_setup();
 		torture_cpus_print(stdout);
 	}
 
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	torture_mark_start();
 	torture_stats_start();
 	if (start_threads()) {

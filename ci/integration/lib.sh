@@ -42,6 +42,17 @@ expect_err() { # extended regex that stderr must match
 	grep -qE -- "$1" "$ERR" || die "stderr lacks /$1/"
 }
 
+# Bad input: exit 2 with one line on stderr, nothing run or printed.
+bad_input() { # regex-of-message args...
+	local msg=$1
+	shift
+	run "$@"
+	expect_status 2
+	expect_err "^rcutorture: .*$msg"
+	(($(wc -l <"$ERR") == 1)) || die "expected a one-line error, got $(wc -l <"$ERR")"
+	[[ ! -s $OUT ]] || die "printed to stdout before failing: $(head -n 1 "$OUT")"
+}
+
 # The last "Reader Pipe:" line's slot N (0-based).
 pipe_slot() { # N
 	grep 'Reader Pipe:' "$OUT" | tail -n 1 | sed 's/.*Reader Pipe: *//' | awk -v n="$1" '{print $(n + 1)}'
@@ -55,4 +66,18 @@ pipe_late_sum() {
 # Milliseconds since the epoch, for bounding how long something took.
 now_ms() {
 	echo $((${EPOCHREALTIME/./} / 1000))
+}
+
+# The plugins built by `make plugins` (ci/plugins/), for plugin tests.
+PLUGINS=${PLUGINS:-build/plugins}
+
+# A jq filter's raw output for a JSON file; fails the test if the file is
+# not valid JSON.
+jqr() { # file filter
+	jq -er "$2" "$1" 2>&1 || die "jq '$2' on $1 failed: $(jq -r "$2" "$1" 2>&1 | head -n 3)"
+}
+
+# The last value of the text report's "NAME: N" field (e.g. ver).
+text_field() { # name
+	grep -o " $1: [0-9]*" "$OUT" | tail -n 1 | awk '{print $2}'
 }

@@ -1,15 +1,5 @@
 # Integration tests: bad input exits 2 with one line, before any thread.
 
-bad_input() { # regex-of-message args...
-	local msg=$1
-	shift
-	run "$@"
-	expect_status 2
-	expect_err "^rcutorture: .*$msg"
-	(($(wc -l <"$ERR") == 1)) || die "expected a one-line error, got $(wc -l <"$ERR")"
-	[[ ! -s $OUT ]] || die "printed to stdout before failing: $(head -n 1 "$OUT")"
-}
-
 t_bad_negative_count() {
 	bad_input "--nreaders: '-1' is not valid; expected an integer from 1 to 4096" --nreaders -1
 	bad_input "--nfakewriters" --nfakewriters -4

@@ -292,16 +292,93 @@ static void flavor_parameter_values(void **state)
 
 static void flavor_validation(void **state)
 {
+	static long bad_value = 5;
+	static const char *const one[] = { "only", NULL };
+	static const struct rcut_param bad_enum[] = {
+		{ "e", "an enum whose default is out of range", RCUT_PARAM_ENUM,
+		  0, 0, one, &bad_value },
+		{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
+	};
+	static const struct rcut_param no_value[] = {
+		{ "n", "no place for the value", RCUT_PARAM_INT, 0, 9, NULL,
+		  NULL },
+		{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
+	};
 	struct rcut_flavor f = rcut_flavor_busted;
 
 	(void)state;
-	assert_int_equal(rcut_flavor_validate(&f, err, sizeof(err)), 0);
+	for (const struct rcut_flavor_entry *e = rcut_builtin_flavors;
+	     e->flavor; e++)
+		assert_int_equal(
+			rcut_flavor_validate(e->flavor, err, sizeof(err)), 0);
 	f.abi_version = RCUT_FLAVOR_ABI_VERSION + 1;
 	assert_int_equal(rcut_flavor_validate(&f, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "ABI version"));
 	f = rcut_flavor_busted;
 	f.synchronize = NULL;
 	assert_int_equal(rcut_flavor_validate(&f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "lacks the required synchronize"));
+	f = rcut_flavor_busted;
+	f.caps |= RCUT_CAP_QSBR;
+	assert_int_equal(rcut_flavor_validate(&f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "quiescent_state"));
+	/* Names end up in NAME.KEY=VALUE and in every output line. */
+	for (const char *name = ""; name;
+	     name = !name[0]	   ? "a.b" :
+		    name[0] == 'a' ? "thirty-three-characters-long-name" :
+				     NULL) {
+		f = rcut_flavor_busted;
+		f.name = name;
+		assert_int_equal(rcut_flavor_validate(&f, err, sizeof(err)),
+				 -1);
+		assert_non_null(strstr(err, "name missing or malformed"));
+	}
+	f = rcut_flavor_busted;
+	f.params = bad_enum;
+	assert_int_equal(rcut_flavor_validate(&f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "parameter 'e' is malformed"));
+	f.params = no_value;
+	assert_int_equal(rcut_flavor_validate(&f, err, sizeof(err)), -1);
+}
+
+static void json_plugin_and_dry_run_options(void **state)
+{
+	const struct rcut_flavor *f;
+	struct rcut_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, "--json", "-", "--dry-run", "--plugin-dir",
+			       "/tmp:/usr", "--plugin-dir=/", NULL),
+			 0);
+	assert_string_equal(c.json_path, "-");
+	assert_true(c.dry_run);
+	assert_int_equal(c.nplugin_dirs, 2);
+	assert_string_equal(c.plugin_dirs[0], "/tmp:/usr");
+	assert_int_equal(rcut_options_resolve(&c, &f, err, sizeof(err)), 0);
+	assert_parse_error("--json: empty file name", "--json", "");
+	assert_parse_error("--plugin-dir: empty name", "--plugin-dir=");
+	assert_parse_error(
+		"--plugin-dir: given more than 16 times", "--plugin-dir", "/",
+		"--plugin-dir", "/", "--plugin-dir", "/", "--plugin-dir", "/",
+		"--plugin-dir", "/", "--plugin-dir", "/", "--plugin-dir", "/",
+		"--plugin-dir", "/", "--plugin-dir", "/", "--plugin-dir", "/",
+		"--plugin-dir", "/", "--plugin-dir", "/", "--plugin-dir", "/",
+		"--plugin-dir", "/", "--plugin-dir", "/", "--plugin-dir", "/",
+		"--plugin-dir", "/");
+	assert_int_equal(parse(&c, "--plugin-dir", "/tmp::/nonexistent", NULL),
+			 0);
+	assert_int_equal(rcut_options_resolve(&c, &f, err, sizeof(err)), 2);
+	assert_non_null(
+		strstr(err, "--plugin-dir: '/nonexistent' is not a directory"));
+	/* A plugin file that is not there: one line naming --flavor. */
+	assert_int_equal(parse(&c, "--flavor", "./nosuch.so", NULL), 0);
+	assert_int_equal(rcut_options_resolve(&c, &f, err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "--flavor: plugin './nosuch.so': No such"));
+	assert_int_equal(
+		parse(&c, "--flavor", "nosuch", "--plugin-dir", "/tmp", NULL),
+		0);
+	assert_int_equal(rcut_options_resolve(&c, &f, err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "a plugin NAME in --plugin-dir"));
 }
 
 int main(void)
@@ -319,6 +396,7 @@ int main(void)
 		cmocka_unit_test(resolve_flavors),
 		cmocka_unit_test(flavor_parameter_values),
 		cmocka_unit_test(flavor_validation),
+		cmocka_unit_test(json_plugin_and_dry_run_options),
 	};
 
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);

@@ -1,0 +1,94 @@
+# Integration tests: --json, checked against the text report with jq.
+
+# The document in $1 agrees with the text report in $OUT.
+expect_json_matches_text() { # json-file
+	local j=$1 seed
+	jq -e . "$j" >/dev/null || die "not valid JSON: $(head -c 200 "$j")"
+	seed=$(grep -o 'Start of test: .* seed=[0-9]*' "$OUT" | sed 's/.*seed=//')
+	[[ $(jqr "$j" .seed) == "$seed" ]] || die "seed $(jqr "$j" .seed), text $seed"
+	[[ $(jqr "$j" .config.seed) == "$seed" ]] || die "config.seed differs"
+	[[ $(jqr "$j" .exit_status) == "$STATUS" ]] || die "exit_status $(jqr "$j" .exit_status), process $STATUS"
+	grep -q "End of test: $(jqr "$j" .verdict): " "$OUT" || die "verdict $(jqr "$j" .verdict) is not the text's"
+	[[ $(jqr "$j" .final.ver) == "$(text_field ver)" ]] || die "ver differs"
+	[[ $(jqr "$j" .final.rtmbe) == "$(text_field rtmbe)" ]] || die "rtmbe differs"
+	[[ $(jqr "$j" '.final.reader_pipe | map(tostring) | join(" ")') == \
+		"$(grep 'Reader Pipe:' "$OUT" | tail -n 1 | sed 's/.*Reader Pipe: *//')" ]] || die "reader_pipe differs"
+	[[ $(jqr "$j" '.final.free_block_circulation | map(tostring) | join(" ")') == \
+		"$(grep 'Free-Block Circulation:' "$OUT" | tail -n 1 | sed 's/.*Circulation: *//')" ]] || die "circulation differs"
+	[[ $(jqr "$j" '.final.callbacks | "invoked: \(.invoked) early: \(.early) duplicate: \(.duplicate) lost: \(.lost)"') == \
+		"$(grep 'Callbacks: invoked' "$OUT" | tail -n 1 | sed 's/.*Callbacks: //')" ]] || die "callbacks differ"
+	[[ $(jqr "$j" '.final.writer_gps | "sync: \(.sync) exp: \(.exp) normal: \(.normal) cond: \(.cond) poll: \(.poll)"') == \
+		"$(grep 'Writer GPs:' "$OUT" | tail -n 1 | sed 's/.*Writer GPs: //')" ]] || die "writer GPs differ"
+	[[ "GPs/s: $(jqr "$j" '.rates.gps_per_s * 10 | round / 10')" == \
+		"$(grep -o 'GPs/s: [0-9.]*' "$OUT" | sed 's/\.0$//')" ]] || die "GPs/s differ"
+	jqr "$j" '.final | (.reader_batch | length) == 11 and .onoff.offline_attempts >= 0 and .barrier.attempts >= 0' >/dev/null
+	jqr "$j" '.tool.version and .tool.flavor_abi == 1 and .format == 1' >/dev/null
+}
+
+t_json_document_matches_text_report() {
+	run --duration 2 --stat-interval 500ms --seed 12345 --json "$TEST_TMP/r.json" --n-barrier-cbs 2
+	expect_status 0
+	expect_json_matches_text "$TEST_TMP/r.json"
+	[[ $(jqr "$TEST_TMP/r.json" .verdict) == SUCCESS ]] || die "not SUCCESS"
+	jqr "$TEST_TMP/r.json" '.first_failure == null and .stall == null and .scenario == null and .flavor.plugin == null' >/dev/null
+	jqr "$TEST_TMP/r.json" '.config | .nreaders >= 1 and .duration_s == 2 and .stat_interval_s == 0.5 and .n_barrier_cbs == 2 and .call_rcu == "global"' >/dev/null
+	# One interval per printed stats block, in time order.
+	local blocks=$(($(grep -c 'Reader Pipe:' "$OUT") - 1))
+	[[ $(jqr "$TEST_TMP/r.json" '.intervals | length') == "$blocks" ]] || die "intervals: $(jqr "$TEST_TMP/r.json" '.intervals | length'), blocks $blocks"
+	((blocks >= 3)) || die "only $blocks periodic blocks"
+	jqr "$TEST_TMP/r.json" '[.intervals[].elapsed_s] | . == sort and .[0] > 0' >/dev/null
+	jqr "$TEST_TMP/r.json" '.intervals[0] | has("reader_pipe") and has("ver") and has("callbacks")' >/dev/null
+}
+
+t_json_to_stdout_moves_text_to_stderr() {
+	run --duration 1 --stat-interval 0 --json -
+	expect_status 0
+	jq -e . "$OUT" >/dev/null || die "stdout is not only JSON"
+	expect_err '^memb-torture:--- End of test: SUCCESS: '
+	mv "$OUT" "$TEST_TMP/doc.json"
+	cp "$ERR" "$OUT"
+	expect_json_matches_text "$TEST_TMP/doc.json"
+}
+
+t_json_on_failure() {
+	run --flavor busted --duration 3 --stop-on-failure --stat-interval 0 --json "$TEST_TMP/f.json"
+	expect_status 1
+	expect_json_matches_text "$TEST_TMP/f.json"
+	jqr "$TEST_TMP/f.json" '.verdict == "FAILURE" and .final.failed and (.final.reader_pipe[2:] | add) > 0' >/dev/null
+	local text_check=$(grep 'First failure: at' "$OUT" | sed 's/.*caught by: //')
+	[[ $(jqr "$TEST_TMP/f.json" .first_failure.check) == "$text_check" ]] || die "first failure check differs"
+	[[ $(jqr "$TEST_TMP/f.json" .first_failure.time_s) == \
+		"$(grep -o 'First failure: at [0-9.]*' "$OUT" | sed 's/.* at //; s/0*$//; s/\.$//')" ]] || die "first failure time differs"
+}
+
+t_json_on_stall() {
+	run --flavor busted-hang busted-hang.hang=sync --stall-timeout 1s --duration 30 --stat-interval 0 --json "$TEST_TMP/s.json"
+	expect_status 4
+	expect_json_matches_text "$TEST_TMP/s.json"
+	[[ $(jqr "$TEST_TMP/s.json" .stall) =~ (writer|fakewriter)\ [0-9]+\ stuck\ in\ synchronize ]] || die "stall: $(jqr "$TEST_TMP/s.json" .stall)"
+}
+
+t_json_on_crash() {
+	run --flavor busted-crash --duration 10 --json "$TEST_TMP/c.json"
+	expect_status 5
+	jqr "$TEST_TMP/c.json" '.verdict == "CRASH" and .exit_status == 5' >/dev/null
+	[[ $(jqr "$TEST_TMP/c.json" .final.ver) == "$(text_field ver)" ]] || die "ver differs"
+}
+
+t_json_keeps_intervals_when_quiet() {
+	run --quiet --duration 1.2 --stat-interval 250ms --json "$TEST_TMP/q.json"
+	expect_status 0
+	(($(grep -c 'Reader Pipe:' "$OUT") == 1)) || die "--quiet printed periodic blocks"
+	(($(jqr "$TEST_TMP/q.json" '.intervals | length') >= 3)) || die "no intervals collected"
+}
+
+t_json_bad_destination() {
+	run --json "$TEST_TMP/no/such/dir/x.json" --duration 1
+	expect_status 2
+	expect_err "^rcutorture: --json: cannot write '.*/no/such/dir/x.json': No such file or directory$"
+	(($(wc -l <"$ERR") == 1)) || die "not one line"
+	[[ ! -s $OUT ]] || die "ran anyway"
+	run --json "" --duration 1
+	expect_status 2
+	expect_err '^rcutorture: --json: empty file name'
+}

@@ -1,0 +1,129 @@
+# Integration tests: flavor plugins (ci/plugins/, built by make plugins)
+# and the loader's errors.
+
+need_plugins() {
+	[[ -f $PLUGINS/librcutorture-example.so && -f $PLUGINS/bad/libwrong_abi.so ]] ||
+		die "no plugins in $PLUGINS: run make plugins"
+}
+
+# A plugin error: a bad input naming --flavor.
+bad_plugin() { # regex-of-message args...
+	bad_input "--flavor: .*$1" "${@:2}"
+}
+
+t_plugin_example_succeeds() {
+	need_plugins
+	run --flavor "$PLUGINS/librcutorture-example.so" --duration 3 --stat-interval 1 --n-barrier-cbs 2 \
+		--json "$TEST_TMP/e.json" -v
+	expect_status 0
+	expect_out "^example-torture: flavor example from plugin $PLUGINS/librcutorture-example.so$"
+	expect_out '^example-torture:--- End of test: SUCCESS: '
+	(($(pipe_slot 1) > 0)) || die "pipe stage 1 count is zero"
+	(($(pipe_late_sum) == 0)) || die "pipe stages >= 2 are non-zero"
+	expect_out 'Callbacks: invoked: [1-9][0-9]* early: 0 duplicate: 0 lost: 0'
+	expect_out 'barrier: [1-9][0-9]*/[1-9][0-9]*:0 '
+	# Every primitive the plugin offers was used.
+	expect_out 'Writer GPs: sync: [1-9][0-9]* exp: 0 normal: [1-9][0-9]* cond: [1-9][0-9]* poll: [1-9]'
+	expect_out 'primitives: sync,call,barrier,poll,cond,blocking-readers'
+	[[ $(jqr "$TEST_TMP/e.json" .flavor.plugin) == "$PLUGINS/librcutorture-example.so" ]] || die "JSON lacks the plugin"
+}
+
+t_plugin_run_stops_on_sigint_with_its_report() {
+	need_plugins
+	"$BIN" --flavor "$PLUGINS/librcutorture-example.so" --duration 60 --stat-interval 0 \
+		--json "$TEST_TMP/i.json" >"$OUT" 2>"$ERR" &
+	local pid=$!
+	sleep 1.5
+	kill -INT $pid
+	wait $pid
+	STATUS=$?
+	no_sanitizer_report
+	expect_status 0
+	expect_out '^example-torture: SIGINT received, stopping$'
+	expect_out '^example-torture:--- End of test: SUCCESS: '
+	[[ $(jqr "$TEST_TMP/i.json" .verdict) == SUCCESS ]] || die "no JSON after SIGINT"
+}
+
+t_plugin_broken_fails() {
+	need_plugins
+	run --flavor "$PLUGINS/librcutorture-broken.so" --duration 10 --stop-on-failure --stat-interval 0
+	expect_status 1
+	expect_out '^broken-torture: !!! first failure at [0-9.]+ s: (too-short grace period|early callback)'
+	expect_out '^broken-torture:--- End of test: FAILURE: '
+}
+
+t_plugin_found_by_name_in_plugin_dir() {
+	need_plugins
+	# Colon-separated and repeated directories; the first that has it.
+	run --plugin-dir "$TEST_TMP:$PLUGINS/bad" --plugin-dir "$PLUGINS" --flavor example --dry-run
+	expect_status 0
+	expect_out "^example-torture: flavor example from plugin $PLUGINS/librcutorture-example.so$"
+	cp "$PLUGINS/librcutorture-broken.so" "$TEST_TMP/broken.so"
+	run --plugin-dir "$TEST_TMP:$PLUGINS" --flavor broken --dry-run
+	expect_status 0
+	expect_out "^broken-torture: flavor broken from plugin $TEST_TMP/broken.so$"
+	# A file name ending in .so is looked for in the plugin dirs too.
+	run --plugin-dir "$PLUGINS" --flavor librcutorture-example.so --dry-run
+	expect_status 0
+	# The kernel-style form and a built-in name still win.
+	run rcutorture.torture_type="$PLUGINS/librcutorture-example.so" --dry-run
+	expect_status 0
+	expect_out '^example-torture:--- Start of test'
+	run --plugin-dir "$PLUGINS" --flavor memb --dry-run
+	expect_status 0
+	expect_no_out 'from plugin'
+}
+
+t_plugin_parameters() {
+	need_plugins
+	run --flavor "$PLUGINS/librcutorture-example.so" example.poll_us=10 --duration 1 --stat-interval 0
+	expect_status 0
+	expect_out ' example.poll_us=10$'
+	run --flavor "$PLUGINS/librcutorture-example.so" example.poll_us=0
+	expect_status 2
+	expect_err "^rcutorture: example.poll_us: bad value '0'; expected an integer from 1 to 100000$"
+	run --flavor "$PLUGINS/librcutorture-example.so" --list-flavors
+	expect_status 0
+	expect_out "^Plugin $PLUGINS/librcutorture-example.so:$"
+	expect_out '^ +example.poll_us=100: '
+}
+
+t_plugin_load_errors() {
+	need_plugins
+	bad_plugin "plugin '$TEST_TMP/none.so': No such file or directory$" --flavor "$TEST_TMP/none.so"
+	bad_plugin "plugin './none.so': No such file or directory$" --flavor none.so
+	echo "not an ELF file" >"$TEST_TMP/text.so"
+	bad_plugin "cannot load plugin '$TEST_TMP/text.so': .*(invalid ELF header|file too short); expected a shared object" \
+		--flavor "$TEST_TMP/text.so"
+	bad_plugin "plugin '$TEST_TMP/' is not a regular file$" --flavor "$TEST_TMP/"
+	bad_plugin "plugin '$PLUGINS/bad/libno_symbol.so' does not define the symbol rcutorture_flavor" \
+		--flavor "$PLUGINS/bad/libno_symbol.so"
+	bad_plugin "plugin '$PLUGINS/bad/libwrong_abi.so': flavor ABI version 99, this rcutorture needs 1$" \
+		--flavor "$PLUGINS/bad/libwrong_abi.so"
+	bad_plugin "plugin '$PLUGINS/bad/libmissing_hooks.so': flavor bad lacks the required synchronize$" \
+		--flavor "$PLUGINS/bad/libmissing_hooks.so"
+	bad_plugin "unknown flavor 'nosuch'; expected one of .*a plugin NAME in --plugin-dir$" \
+		--plugin-dir "$PLUGINS" --flavor nosuch
+	# Loading comes before any thread, even with a long --duration.
+	bad_plugin "flavor ABI version 99" --flavor "$PLUGINS/bad/libwrong_abi.so" --duration 1h
+	run --plugin-dir "$TEST_TMP/nodir" --flavor example
+	expect_status 2
+	expect_err "^rcutorture: --plugin-dir: '$TEST_TMP/nodir' is not a directory"
+}
+
+t_plugin_unresolved_symbol_is_a_load_error() {
+	need_plugins
+	# A plugin calling a function the binary does not export fails at
+	# load time (RTLD_NOW), with the loader's message.
+	cat >"$TEST_TMP/u.c" <<'SRC'
+#include <rcutorture/flavor.h>
+void rcut_not_exported(void);
+static int l(void) { rcut_not_exported(); return 0; }
+static void u(int i) { (void)i; }
+static void s(void) { }
+const struct rcut_flavor rcutorture_flavor = { .abi_version = RCUT_FLAVOR_ABI_VERSION,
+	.name = "u", .description = "u", .read_lock = l, .read_unlock = u, .synchronize = s };
+SRC
+	cc -Iinclude -fPIC -shared -o "$TEST_TMP/u.so" "$TEST_TMP/u.c" || die "cannot build the test plugin"
+	bad_plugin "cannot load plugin '$TEST_TMP/u.so': .*undefined symbol: rcut_not_exported" --flavor "$TEST_TMP/u.so"
+}

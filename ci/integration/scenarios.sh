@@ -1,0 +1,148 @@
+# Integration tests: scenario files (--scenario, ci/scenarios/) and the
+# batch runner ci/run-scenarios.
+
+t_scenario_by_name_and_override() {
+	run --scenario QSBR-ONOFF --duration 1.5 --stat-interval 0 --cpus 4
+	expect_status 0
+	expect_out '^qsbr-torture:--- Start of test: .* call_rcu=percpu .* cpus=4 .* onoff_interval=50ms '
+	expect_out "^qsbr-torture: scenario QSBR-ONOFF from .*/ci/scenarios/QSBR-ONOFF, expected verdict SUCCESS$"
+	expect_out '^qsbr-torture:--- End of test: SUCCESS'
+	# Options before --scenario are overridden by it.
+	run --cpus 3 --scenario QSBR-ONOFF --dry-run
+	expect_status 0
+	expect_out ' cpus=8 '
+}
+
+t_scenario_file_and_env_dir() {
+	printf '# mine\n#EXPECT: FAILURE\n--flavor busted --stop-on-failure\n\nrcutorture.nreaders=3\n' >"$TEST_TMP/MINE"
+	run --scenario "$TEST_TMP/MINE" --duration 3 --json "$TEST_TMP/m.json"
+	expect_status 1
+	expect_out "^busted-torture: scenario $TEST_TMP/MINE from $TEST_TMP/MINE, expected verdict FAILURE$"
+	expect_out ' nreaders=3 '
+	jqr "$TEST_TMP/m.json" '.scenario.expect == "FAILURE" and .scenario.name == .scenario.path' >/dev/null
+	RCUTORTURE_SCENARIO_DIR="/nonexistent:$TEST_TMP" run --scenario MINE --dry-run
+	expect_status 0
+	expect_out "scenario MINE from $TEST_TMP/MINE, expected verdict FAILURE"
+}
+
+t_scenario_errors_are_one_line_with_file_and_line() {
+	local f=$TEST_TMP/BAD
+	printf -- '--flavor qsbr\n# fine so far\n--onoff-interval soon\n' >"$f"
+	bad_input "$f:3: --onoff-interval: 'soon' is not a duration" --scenario "$f"
+	printf -- '#EXPECT: PERHAPS\n' >"$f"
+	bad_input "$f:1: #EXPECT: 'PERHAPS' is not valid; expected SUCCESS, FAILURE, RCU_HOTPLUG or STALL" --scenario "$f"
+	printf -- '--nreaders 2\n--scenario MEMB01\n' >"$f"
+	bad_input "$f:2: --scenario: a scenario file cannot name another scenario" --scenario "$f"
+	printf -- 'memb.nosuch=1\n' >"$f"
+	bad_input "memb: unknown parameter 'nosuch'" --scenario "$f"
+	bad_input "--scenario: no scenario 'NOSUCH' in .*ci/scenarios" --scenario NOSUCH
+	bad_input "--scenario: '/dev/null' is not a regular file" --scenario /dev/null
+	bad_input "--scenario: cannot open '$TEST_TMP/none'" --scenario "$TEST_TMP/none"
+}
+
+t_every_shipped_scenario_parses() {
+	local f name expect
+	for f in ci/scenarios/*; do
+		name=${f##*/}
+		run --scenario "$name" --dry-run
+		expect_status 0
+		expect=$(sed -n 's/^#EXPECT: *//p' "$f")
+		[[ -n $expect ]] || die "$name has no #EXPECT line"
+		expect_out "scenario $name from .*/ci/scenarios/$name, expected verdict $expect$"
+		# Negative controls, and only they, expect to fail.
+		if [[ $name == BUSTED* ]]; then
+			[[ $expect != SUCCESS ]] || die "$name expects SUCCESS"
+		else
+			[[ $expect == SUCCESS ]] || die "$name expects $expect"
+		fi
+	done
+}
+
+# The runner against the binary under test, results in $TEST_TMP/res.
+runner() {
+	ci/run-scenarios --bin "$BIN" --results "$TEST_TMP/res" "$@" >"$OUT" 2>"$ERR"
+	STATUS=$?
+}
+
+t_runner_summary_and_exit_status() {
+	runner --duration 2s --jobs 2 "2*MEMB01 BUSTED" QSBR-ONOFF
+	expect_status 0
+	expect_out '^--- batch 1: MEMB01 MEMB01.2$'
+	expect_out '^--- batch 2: BUSTED QSBR-ONOFF$'
+	expect_out '^scenario +verdict +expected +GPs \(ver\) +GPs/s +first failure$'
+	expect_out '^MEMB01 +SUCCESS +SUCCESS +[1-9][0-9]* +[0-9.]+ +none$'
+	expect_out '^MEMB01.2 +SUCCESS +SUCCESS '
+	expect_out '^BUSTED +FAILURE +FAILURE +[0-9]+ +[0-9.]+ +[0-9.]+ s: '
+	expect_out '^all 4 runs ended as expected$'
+	local d
+	for d in MEMB01 MEMB01.2 BUSTED QSBR-ONOFF; do
+		[[ -s $TEST_TMP/res/$d/console.log && -s $TEST_TMP/res/$d/cmd ]] || die "$d: no console.log or cmd"
+		jq -e . "$TEST_TMP/res/$d/run.json" >/dev/null || die "$d: no valid run.json"
+	done
+	# The table's figures are the run's own.
+	[[ $(jqr "$TEST_TMP/res/MEMB01.2/run.json" .final.ver) == \
+		"$(awk '$1 == "MEMB01.2" {print $4}' "$OUT")" ]] || die "GPs (ver) differ from the JSON"
+	[[ $(cat "$TEST_TMP/res/BUSTED/exit-status") == 1 ]] || die "BUSTED exit status not kept"
+	diff <(sed -n '/^scenario /,$p' "$OUT") "$TEST_TMP/res/summary" >/dev/null || die "summary file differs"
+}
+
+t_runner_unexpected_verdict_exits_1() {
+	mkdir -p "$TEST_TMP/sc"
+	printf -- '--flavor busted --stop-on-failure\n' >"$TEST_TMP/sc/LIAR"
+	printf -- '#EXPECT: STALL\n--flavor busted-hang busted-hang.hang=sync --stall-timeout 1s\n' >"$TEST_TMP/sc/HANG"
+	RCUTORTURE_SCENARIO_DIR=$TEST_TMP/sc runner --duration 1s --jobs 1 LIAR HANG "$TEST_TMP/sc/LIAR"
+	expect_status 1
+	expect_out '^--- batch 3: LIAR.2$'
+	expect_out '^LIAR +FAILURE +SUCCESS '
+	expect_out '^HANG +STALL +STALL '
+	expect_out '^2 of 3 runs did not end as expected: LIAR \(FAILURE, expected SUCCESS\) LIAR.2 \(FAILURE, expected SUCCESS\)$'
+}
+
+t_runner_default_results_folder() {
+	printf -- '--nreaders 1 --nfakewriters 0\n' >"$TEST_TMP/TINY"
+	ci/run-scenarios --bin "$BIN" --duration 0.5s "2*$TEST_TMP/TINY" >"$OUT" 2>"$ERR"
+	STATUS=$?
+	local dir=$(sed -n 's/.*, results in \(.*\)$/\1/p' "$OUT")
+	[[ $dir == "$PWD/ci/results/"* ]] || die "results not under ci/results: '$dir'"
+	[[ -s $dir/summary && -s $dir/TINY.2/console.log ]] || { rm -rf "$dir"; die "no results in $dir"; }
+	rm -rf "$dir"
+	rmdir ci/results 2>/dev/null
+	expect_status 0
+}
+
+t_runner_usage_errors() {
+	runner
+	expect_status 2
+	expect_err '^run-scenarios: no scenarios given'
+	runner --frob MEMB01
+	expect_status 2
+	expect_err "^run-scenarios: unknown option '--frob'"
+	runner --jobs 0 MEMB01
+	expect_status 2
+	expect_err "^run-scenarios: --jobs: '0' is not valid"
+	runner "0*MEMB01"
+	expect_status 2
+	expect_err "repeat count must be at least 1"
+	runner "MEMB01 NOSUCH"
+	expect_status 2
+	expect_err "^run-scenarios: scenario NOSUCH: rcutorture: --scenario: no scenario 'NOSUCH'"
+	runner --duration 3x MEMB01
+	expect_status 2
+	expect_err "^run-scenarios: scenario MEMB01: rcutorture: --duration: '3x' is not a duration"
+	runner --duration 0 MEMB01
+	expect_status 2
+	expect_err 'runs until interrupted'
+	ci/run-scenarios --bin "$TEST_TMP/none" MEMB01 >"$OUT" 2>"$ERR"
+	STATUS=$?
+	expect_status 2
+	[[ ! -e $TEST_TMP/res ]] || die "a usage error created the results folder"
+	ci/run-scenarios --help >"$OUT"
+	expect_out 'N\*NAME runs NAME N'
+}
+
+t_runner_every_shipped_scenario_ends_as_expected() {
+	local list=$(ls ci/scenarios | tr '\n' ' ')
+	runner --duration 1.5s --jobs 2 "$list"
+	expect_status 0
+	expect_out "^all $(ls ci/scenarios | wc -l) runs ended as expected$"
+}

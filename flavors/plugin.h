@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Out-of-tree flavors: a shared object that defines RCUT_FLAVOR_SYMBOL,
+ * loaded with dlopen() by --flavor FILE.so or --flavor NAME with
+ * --plugin-dir.  The binary exports rcut_current_cpu() and rcut_nr_cpus()
+ * (flavors/plugin.dynlist) for plugins to call.
+ */
+#ifndef FLAVORS_PLUGIN_H
+#define FLAVORS_PLUGIN_H
+
+#include <rcutorture/flavor.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Whether --flavor SPEC names a plugin file: it has a '/' or ends in .so. */
+bool rcut_plugin_is_file(const char *spec);
+
+/*
+ * Load the plugin SPEC: a FILE (rcut_plugin_is_file; one ending in .so
+ * without a '/' is looked for in the plugin directories, then in the
+ * current one) or a NAME found as NAME.so or librcutorture-NAME.so in the
+ * plugin directories (dirs[0..ndirs), each a colon-separated list).
+ * Returns 0 with *flavor set and validated; 1 if SPEC is a NAME no
+ * directory holds; -1 with a one-line reason naming --flavor in err.
+ */
+int rcut_plugin_load(const char *spec, const char *const *dirs, int ndirs,
+		     const struct rcut_flavor **flavor, char *err,
+		     size_t errlen);
+
+/* The file the running flavor was loaded from; NULL for a built-in one. */
+const char *rcut_plugin_path(void);
+
+#endif /* FLAVORS_PLUGIN_H */

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The JSON document (--json), built with json-c.  Its keys follow the
+ * text report's field names where there is one (ver, rtmbe, ...); times
+ * are seconds, the seed is a decimal string (it may not fit a double).
+ */
+#define _GNU_SOURCE
+#include "json.h"
+
+#include "verdict.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef RCUT_VERSION
+#define RCUT_VERSION "unknown"
+#endif
+
+static FILE *out;
+static struct rcut_snapshot *intervals;
+static size_t nintervals, intervals_cap;
+static uint64_t intervals_dropped;
+
+int rcut_json_open(const char *path, char *err, size_t errlen)
+{
+	int fd;
+
+	if (strcmp(path, "-") != 0) {
+		out = fopen(path, "w");
+		if (!out) {
+			snprintf(err, errlen, "--json: cannot write '%s': %s",
+				 path, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	/* The document gets the real stdout; the text goes to stderr. */
+	fflush(stdout);
+	fd = dup(STDOUT_FILENO);
+	out = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!out || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		snprintf(err, errlen, "--json: cannot use standard output: %s",
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+bool rcut_json_enabled(void)
+{
+	return out != NULL;
+}
+
+void rcut_json_add_interval(const struct rcut_snapshot *s)
+{
+	if (!out)
+		return;
+	if (nintervals == intervals_cap) {
+		size_t cap = intervals_cap ? 2 * intervals_cap : 64;
+		struct rcut_snapshot *grown;
+
+		if (cap > RCUT_JSON_MAX_INTERVALS)
+			cap = RCUT_JSON_MAX_INTERVALS;
+		grown = cap > intervals_cap ?
+				realloc(intervals, cap * sizeof(*intervals)) :
+				NULL;
+		if (!grown) {
+			intervals_dropped++;
+			return;
+		}
+		intervals = grown;
+		intervals_cap = cap;
+	}
+	intervals[nintervals++] = *s;
+}
+
+/* Small constructors, so the builders below read like the document. */
+static void put(json_object *o, const char *key, json_object *v)
+{
+	json_object_object_add(o, key, v);
+}
+
+static void put_u64(json_object *o, const char *key, uint64_t v)
+{
+	put(o, key, json_object_new_uint64(v));
+}
+
+static void put_i64(json_object *o, const char *key, int64_t v)
+{
+	put(o, key, json_object_new_int64(v));
+}
+
+static void put_str(json_object *o, const char *key, const char *v)
+{
+	put(o, key, v ? json_object_new_string(v) : NULL);
+}
+
+/* A number printed with 'decimals' digits after the point. */
+static void put_num(json_object *o, const char *key, double v, int decimals)
+{
+	char text[64];
+
+	snprintf(text, sizeof(text), "%.*f", decimals, v);
+	put(o, key, json_object_new_double_s(v, text));
+}
+
+static void put_secs(json_object *o, const char *key, uint64_t ns)
+{
+	put_num(o, key, (double)ns / 1e9, 3);
+}
+
+static json_object *histogram(const uint64_t *h)
+{
+	json_object *a = json_object_new_array();
+
+	for (int i = 0; i < RCUT_HIST_LEN; i++)
+		json_object_array_add(a, json_object_new_uint64(h[i]));
+	return a;
+}
+
+static json_object *onoff(const struct rcut_snapshot *s)
+{
+	json_object *o = json_object_new_object();
+
+	put_i64(o, "online_successes", s->online_successes);
+	put_i64(o, "online_attempts", s->online_attempts);
+	put_i64(o, "offline_successes", s->offline_successes);
+	put_i64(o, "offline_attempts", s->offline_attempts);
+	put_i64(o, "min_online_ms", s->min_online_ms);
+	put_i64(o, "max_online_ms", s->max_online_ms);
+	put_i64(o, "min_offline_ms", s->min_offline_ms);
+	put_i64(o, "max_offline_ms", s->max_offline_ms);
+	put_u64(o, "sum_online_ms", s->sum_online_ms);
+	put_u64(o, "sum_offline_ms", s->sum_offline_ms);
+	return o;
+}
+
+/* Every counter of a snapshot: a stats block as an object. */
+static json_object *snapshot(const struct rcut_snapshot *s,
+			     const char *const *gp_names)
+{
+	json_object *o = json_object_new_object(), *sub;
+	char rtc[32];
+
+	put_secs(o, "elapsed_s", s->elapsed_ns);
+	snprintf(rtc, sizeof(rtc), "%p", s->rtc);
+	put_str(o, "rtc", s->rtc ? rtc : NULL);
+	put_u64(o, "ver", s->ver);
+	put_i64(o, "tfle", s->tfle);
+	put_u64(o, "rta", s->rta);
+	put_u64(o, "rtaf", s->rtaf);
+	put_u64(o, "rtf", s->rtf);
+	put_u64(o, "rtmbe", s->rtmbe);
+	sub = json_object_new_object();
+	put_u64(sub, "failures", s->mbchk_fail);
+	put_u64(sub, "tries", s->mbchk_tries);
+	put(o, "rtmbkf", sub);
+	put_u64(o, "rtbe", s->rtbe);
+	put_u64(o, "rtbke", s->rtbke);
+	put_u64(o, "rtbf", s->rtbf);
+	put_u64(o, "rtb", s->rtb);
+	put_u64(o, "nt", s->nt);
+	put(o, "onoff", onoff(s));
+	sub = json_object_new_object();
+	put_u64(sub, "successes", s->barrier_ok);
+	put_u64(sub, "attempts", s->barrier_attempts);
+	put_u64(sub, "errors", s->barrier_errors);
+	put(o, "barrier", sub);
+	put_u64(o, "read_exits", s->read_exits);
+	put_u64(o, "migrations", s->migrations);
+	put_u64(o, "floods", s->floods);
+	put(o, "reader_pipe", histogram(s->pipe));
+	put(o, "reader_batch", histogram(s->batch));
+	put(o, "free_block_circulation", histogram(s->wcount));
+	put_u64(o, "reads", s->reads);
+	put_u64(o, "gps", s->gps);
+	sub = json_object_new_object();
+	put_u64(sub, "invoked", s->cbs_invoked);
+	put_u64(sub, "early", s->cbs_early);
+	put_u64(sub, "duplicate", s->cbs_dup);
+	put_u64(sub, "lost", s->cbs_lost);
+	put(o, "callbacks", sub);
+	sub = json_object_new_object();
+	for (int k = 0; k < RCUT_GP_NKINDS; k++)
+		put_u64(sub, gp_names[k], s->writer_gps[k]);
+	put(o, "writer_gps", sub);
+	put(o, "failed",
+	    json_object_new_boolean(rcut_snapshot_failed(s, NULL, 0)));
+	return o;
+}
+
+static json_object *rates(const struct rcut_snapshot *s)
+{
+	json_object *o = json_object_new_object();
+
+	put_secs(o, "over_s", s->elapsed_ns);
+	put_num(o, "reads_per_s", rcut_per_second(s->reads, s->elapsed_ns), 0);
+	put_num(o, "updates_per_s", rcut_per_second(s->ver, s->elapsed_ns), 1);
+	put_num(o, "gps_per_s", rcut_per_second(s->gps, s->elapsed_ns), 1);
+	put_num(o, "callbacks_per_s",
+		rcut_per_second(s->cbs_invoked, s->elapsed_ns), 1);
+	return o;
+}
+
+/* The seed in decimal: a JSON number may not hold 64 bits exactly. */
+static const char *seed_text(uint64_t seed, char buf[24])
+{
+	snprintf(buf, 24, "%llu", (unsigned long long)seed);
+	return buf;
+}
+
+/* Every option of the run, as resolved where it was resolved. */
+static json_object *config(const struct rcut_json_run *run)
+{
+	const struct rcut_config *c = run->cfg;
+	json_object *o = json_object_new_object(), *a;
+	char seed[24];
+
+	put_i64(o, "nreaders", run->nreaders);
+	put_i64(o, "nfakewriters", c->nfakewriters);
+	put_secs(o, "stat_interval_s", c->stat_interval_ns);
+	put_secs(o, "duration_s", c->duration_ns);
+	put_str(o, "seed", seed_text(c->seed, seed));
+	put(o, "stop_on_failure", json_object_new_boolean(c->stop_on_failure));
+	put_str(o, "call_rcu", rcut_call_mode_names[c->call_mode]);
+	put_secs(o, "read_exit_delay_s", c->read_exit_delay_ns);
+	put_i64(o, "read_exit_burst", c->read_exit_burst);
+	put_secs(o, "stall_timeout_s", c->stall_timeout_ns);
+	put_i64(o, "cpus", run->ncpus);
+	put_str(o, "pin", rcut_pin_names[c->pin]);
+	put_secs(o, "onoff_interval_s", c->onoff_interval_ns);
+	put_secs(o, "onoff_holdoff_s", c->onoff_holdoff_ns);
+	put_i64(o, "n_barrier_cbs", c->n_barrier_cbs);
+	put_i64(o, "fwd_progress", c->fwd_progress);
+	put_secs(o, "fwd_progress_holdoff_s", c->fwd_progress_holdoff_ns);
+	put_i64(o, "fwd_progress_div", c->fwd_progress_div);
+	put_i64(o, "cbflood_max", c->cbflood_max);
+	put_secs(o, "stutter_s", c->stutter_ns);
+	put_secs(o, "shuffle_interval_s", c->shuffle_interval_ns);
+	put_i64(o, "verbose", c->verbose);
+	a = json_object_new_array();
+	for (int k = 0; k < RCUT_GP_NKINDS; k++)
+		if (run->gp_kinds & (1u << k))
+			json_object_array_add(
+				a, json_object_new_string(run->gp_names[k]));
+	put(o, "gp", a);
+	a = json_object_new_array();
+	for (int i = 0; i < c->nparams; i++)
+		json_object_array_add(a, json_object_new_string(c->params[i]));
+	put(o, "params", a);
+	return o;
+}
+
+static json_object *document(const struct rcut_json_run *run)
+{
+	json_object *doc = json_object_new_object(), *o, *a;
+	char seed[24];
+
+	put_i64(doc, "format", RCUT_JSON_FORMAT);
+	o = json_object_new_object();
+	put_str(o, "name", "rcutorture");
+	put_str(o, "version", RCUT_VERSION);
+	put_i64(o, "flavor_abi", RCUT_FLAVOR_ABI_VERSION);
+	put(doc, "tool", o);
+	o = json_object_new_object();
+	put_str(o, "name", run->flavor->name);
+	put_str(o, "description", run->flavor->description);
+	put_str(o, "plugin", run->plugin);
+	put(doc, "flavor", o);
+	o = NULL;
+	if (run->scenario_name) {
+		o = json_object_new_object();
+		put_str(o, "name", run->scenario_name);
+		put_str(o, "path", run->scenario_path);
+		put_str(o, "expect", run->scenario_expect);
+	}
+	put(doc, "scenario", o);
+	put(doc, "config", config(run));
+	put_str(doc, "seed", seed_text(run->cfg->seed, seed));
+	put_str(doc, "verdict", run->verdict);
+	put_i64(doc, "exit_status", run->exit_status);
+	o = NULL;
+	if (run->failed) {
+		o = json_object_new_object();
+		put_num(o, "time_s", run->failure_s, 3);
+		put_str(o, "check", run->failure_check);
+	}
+	put(doc, "first_failure", o);
+	put_str(doc, "stall", run->stall);
+	put(doc, "final", snapshot(run->final, run->gp_names));
+	put(doc, "rates", rates(run->final));
+	a = json_object_new_array();
+	for (size_t i = 0; i < nintervals; i++)
+		json_object_array_add(a,
+				      snapshot(&intervals[i], run->gp_names));
+	put(doc, "intervals", a);
+	put_u64(doc, "intervals_dropped", intervals_dropped);
+	return doc;
+}
+
+int rcut_json_write(const struct rcut_json_run *run)
+{
+	json_object *doc;
+	int ret = 0;
+
+	if (!out)
+		return 0;
+	doc = document(run);
+	if (fprintf(out, "%s\n",
+		    json_object_to_json_string_ext(
+			    doc, JSON_C_TO_STRING_PRETTY |
+					 JSON_C_TO_STRING_SPACED |
+					 JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
+		ret = -1;
+	if (fclose(out))
+		ret = -1;
+	out = NULL;
+	if (ret)
+		fprintf(stderr, "rcutorture: --json: writing failed: %s\n",
+			strerror(errno));
+	json_object_put(doc);
+	free(intervals);
+	intervals = NULL;
+	nintervals = intervals_cap = 0;
+	return ret;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --json FILE: the run's figures as one JSON document (json-c), for CI.
+ * The destination is opened before any thread starts, the stats blocks
+ * are collected as the run goes, and the document is written once at the
+ * end: after the final report, a stall or a crash.
+ */
+#ifndef REPORT_JSON_H
+#define REPORT_JSON_H
+
+#include "snapshot.h"
+#include "../torture/config.h"
+
+#include <rcutorture/flavor.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Bump when a key changes meaning or goes away (adding keys is fine). */
+#define RCUT_JSON_FORMAT 1
+/* Interval snapshots kept at most (a day at a 1 s interval); then dropped. */
+#define RCUT_JSON_MAX_INTERVALS 86400
+
+/* What the document says besides the counters. */
+struct rcut_json_run {
+	const struct rcut_config *cfg;	  /* the options */
+	const struct rcut_flavor *flavor; /* the flavor run */
+	const char *plugin;		  /* its file, NULL if built in */
+	const char *scenario_name, *scenario_path; /* NULL if none */
+	const char *scenario_expect;		   /* "SUCCESS", ... */
+	const char *const *gp_names; /* "sync", ... by enum rcut_gp_kind */
+	unsigned int gp_kinds;	     /* 1 << kind: what the writer may use */
+	long nreaders;		     /* as resolved */
+	int ncpus;		     /* as resolved */
+	int exit_status;
+	const char *verdict; /* "SUCCESS", "FAILURE", ..., "CRASH" */
+	bool failed;	     /* a first failure was recorded: */
+	double failure_s;    /* its time since the start */
+	const char *failure_check;
+	const char *stall; /* what stalled, or NULL */
+	const struct rcut_snapshot *final;
+};
+
+/*
+ * Open the destination: a file (created or truncated) or, for "-",
+ * standard output, after which the process's standard output is moved to
+ * standard error so that stdout carries only the document.  Returns 0, or
+ * -1 with a one-line reason naming --json in err.
+ */
+int rcut_json_open(const char *path, char *err, size_t errlen);
+
+/* Whether rcut_json_open() succeeded and the document is not written. */
+bool rcut_json_enabled(void);
+
+/* Keep one stats-block snapshot for the "intervals" array. */
+void rcut_json_add_interval(const struct rcut_snapshot *s);
+
+/*
+ * Write the document and close the destination; later calls do nothing.
+ * Returns 0, or -1 after a message on stderr.
+ */
+int rcut_json_write(const struct rcut_json_run *run);
+
+#endif /* REPORT_JSON_H */
