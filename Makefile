@@ -11,7 +11,7 @@ CFLAGS ?= -O2 -g
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes -Werror=implicit-function-declaration
 ALL_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -MMD -MP -DRCUT_VERSION='"$(VERSION)"' $(CFLAGS) $(EXTRA_CFLAGS)
-LIBS := -lurcu-memb -lurcu-mb -lurcu-signal -lurcu-qsbr -lurcu-bp -lurcu-common -lhwloc -lunwind -pthread
+LIBS := -lurcu-memb -lurcu-mb -lurcu-signal -lurcu-qsbr -lurcu-bp -lurcu-common -lhwloc -lunwind -lm -pthread
 TEST_LIBS := -lcmocka
 
 SRCS := $(wildcard cmd/*.c torture/*.c flavors/*.c report/*.c)
