@@ -4,7 +4,9 @@
 #include "parse.h"
 #include "../flavors/registry.h"
 #include "../report/verdict.h"
+#include "../torture/ref.h"
 #include "../torture/run.h"
+#include "../torture/scale.h"
 
 #include <stdio.h>
 #include <time.h>
@@ -22,6 +24,20 @@ static uint64_t clock_seed(void)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return ((uint64_t)ts.tv_sec * 1000000007ULL) ^ (uint64_t)ts.tv_nsec ^
 	       ((uint64_t)getpid() << 32);
+}
+
+/* --test ref: a list of flavors and baselines. */
+static int run_ref(struct rcut_config *cfg)
+{
+	const struct rcut_flavor *flavors[RCUT_MAX_SWEEP];
+	char err[512];
+	int n;
+
+	if (rcut_options_resolve_ref(cfg, flavors, &n, err, sizeof(err))) {
+		fprintf(stderr, "rcutorture: %s\n", err);
+		return RCUT_EXIT_USAGE;
+	}
+	return ref_run(cfg, flavors, n);
 }
 
 int main(int argc, char **argv)
@@ -51,11 +67,15 @@ int main(int argc, char **argv)
 	case RCUT_ACTION_RUN:
 		break;
 	}
+	if (!cfg.seed_given)
+		cfg.seed = clock_seed();
+	if (cfg.test == RCUT_TEST_REF)
+		return run_ref(&cfg);
 	if (rcut_options_resolve(&cfg, &flavor, err, sizeof(err))) {
 		fprintf(stderr, "rcutorture: %s\n", err);
 		return RCUT_EXIT_USAGE;
 	}
-	if (!cfg.seed_given)
-		cfg.seed = clock_seed();
+	if (cfg.test == RCUT_TEST_SCALE)
+		return scale_run(&cfg, flavor);
 	return torture_run(&cfg, flavor);
 }
