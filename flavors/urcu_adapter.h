@@ -279,10 +279,16 @@ static void ua_unregister_thread(void)
 	UA(unregister_thread)();
 }
 
+/*
+ * A compiler barrier per section, as the kernel's non-preemptible
+ * rcu_read_lock() is: QSBR's read side is empty, and without it the
+ * compiler would delete the whole loop.
+ */
 static void ua_ref_loop(unsigned long n)
 {
 	for (unsigned long i = 0; i < n; i++) {
 		UA(read_lock)();
+		__asm__ __volatile__("" ::: "memory");
 		UA(read_unlock)();
 	}
 }

@@ -17,6 +17,11 @@ size_t rcut_percentile_rank(size_t n, unsigned int p)
 	return rank < 1 ? 1 : rank;
 }
 
+double rcut_median(const double *sorted, size_t n)
+{
+	return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
 /* awk's 10 ** e for an integer e: exact products, 1 / 10 ** -e if < 0. */
 static double pow10_int(long e)
 {

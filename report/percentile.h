@@ -17,6 +17,9 @@
 /* The 1-based rank of the p-th percentile among n sorted samples. */
 size_t rcut_percentile_rank(size_t n, unsigned int p);
 
+/* The median of n > 0 sorted values (the mean of the middle two if even). */
+double rcut_median(const double *sorted, size_t n);
+
 /* The histogram bucket size for a 90th percentile of p90_us (> 0). */
 double rcut_bucket_size(double p90_us);
 

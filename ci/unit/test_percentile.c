@@ -49,6 +49,16 @@ static void bucket_sizes(void **state)
 	assert_true(rcut_bucket_size(0) == 1); /* guarded, see the header */
 }
 
+static void medians(void **state)
+{
+	static const double odd[] = { 1, 2, 7 }, even[] = { 1, 2, 4, 10 };
+
+	(void)state;
+	assert_true(rcut_median(odd, 3) == 2);
+	assert_true(rcut_median(even, 4) == 3);
+	assert_true(rcut_median(odd, 1) == 1);
+}
+
 static void awk_numbers(void **state)
 {
 	char b[32];
@@ -189,6 +199,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ranks_like_the_script),
 		cmocka_unit_test(bucket_sizes),
+		cmocka_unit_test(medians),
 		cmocka_unit_test(awk_numbers),
 		cmocka_unit_test(six_samples_with_float_buckets),
 		cmocka_unit_test(millisecond_samples_share_buckets),
