@@ -23,19 +23,17 @@ void scale_holdout(struct torture_thread *t)
 	if (f->thread_online)
 		f->thread_online();
 	for (bool first = true; !torture_must_stop(); first = false) {
-		uint64_t left = sc->pd_busy_wait_ns;
+		uint64_t end = torture_now_ns() + sc->pd_busy_wait_ns, now;
 		int idx = f->read_lock();
 
 		if (first)
 			scale_load_ready();
-
-		while (left && !torture_must_stop()) {
-			uint64_t chunk = left < TICK_NS ? left : TICK_NS;
-
-			torture_spin_ns(chunk);
-			left -= chunk;
+		/* Wall-clock time, however often the thread is preempted. */
+		while ((now = torture_now_ns()) < end && !torture_must_stop()) {
+			torture_spin_ns(end - now < TICK_NS ? end - now :
+							      TICK_NS);
 			torture_progress(); /* spinning is not being stuck */
-			if (!sc->pd_resched || !left)
+			if (!sc->pd_resched || torture_now_ns() >= end)
 				continue;
 			f->read_unlock(idx);
 			if (f->quiescent_state)

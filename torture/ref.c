@@ -40,23 +40,21 @@ static void delay_loop(uint64_t iters)
 		__asm__ __volatile__("" ::: "memory");
 }
 
-/* Iterations per ns of delay_loop: the best of a few 10 ms timings. */
+/*
+ * Iterations per ns of delay_loop: the best of many short timings, as
+ * short ones are the least likely to include a preemption.
+ */
 static void calibrate_delay(void)
 {
+	const uint64_t iters = 1 << 15;
 	double best = 0;
 
-	for (int k = 0; k < 5; k++) {
-		uint64_t iters = 1 << 20, t0 = torture_now_ns(), t;
+	for (int k = 0; k < 200; k++) {
+		uint64_t t0 = torture_now_ns(), t;
 
 		delay_loop(iters);
 		t = torture_now_ns() - t0;
-		while (t < 10000000ULL) {
-			iters *= 2;
-			t0 = torture_now_ns();
-			delay_loop(iters);
-			t = torture_now_ns() - t0;
-		}
-		if ((double)iters / (double)t > best)
+		if (t && (double)iters / (double)t > best)
 			best = (double)iters / (double)t;
 	}
 	delay_iters_per_ns = best;
