@@ -70,9 +70,12 @@ $(BENCH_LOOP): $(BENCH_OBJS)
 	@echo "  LD      $@"
 	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_LIBS)
 
-# Every liburcu flavor side by side: rcutorture's rates against the loop's.
+# Every liburcu flavor side by side: rcutorture's rates against the loop's,
+# grace-period latency and updater CPU (--test scale), read-side cost
+# (--test ref); then SVG plots (gnuplot-nox and jq, installed when root).
 bench: all $(BENCH_LOOP)
 	ci/bench/run --bin ./$(OUT) --loop $(BENCH_LOOP) --out $(BUILD)/bench
+	ci/bench/plot --in $(BUILD)/bench/bench.json --out $(BUILD)/bench
 
 # libFuzzer target for the option, duration and parameter parsers (clang).
 FUZZ_BIN := build-fuzz/fuzz_options
