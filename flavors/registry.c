@@ -3,6 +3,7 @@
 #include "registry.h"
 
 #include "../cmd/parse.h"
+#include "../torture/ref.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -108,6 +109,8 @@ void rcut_flavor_list(FILE *out)
 	}
 	fprintf(out,
 		"\nexp=sync: no expedited primitive; --gp-exp uses the normal synchronize.\n");
+	fprintf(out, "--test ref also takes the baselines %s in --flavor.\n",
+		ref_baseline_names());
 }
 
 int rcut_flavor_validate(const struct rcut_flavor *f, char *err, size_t errlen)

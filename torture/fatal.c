@@ -37,9 +37,9 @@ static void fatal_handler(int sig, siginfo_t *info, void *uctx)
 	}
 	fflush(stdout);
 	printf("%s-%s: !!! fatal signal SIG%s (%s) in %s %d at %.3f s, fault address %p\n",
-	       name, torture_tag, sigabbrev_np(sig), strsignal(sig), t ? t->kind : "thread",
-	       t ? t->id : -1, (double)torture_elapsed_ns() / 1e9,
-	       info->si_addr);
+	       name, torture_tag, sigabbrev_np(sig), strsignal(sig),
+	       t ? t->kind : "thread", t ? t->id : -1,
+	       (double)torture_elapsed_ns() / 1e9, info->si_addr);
 	rcut_backtrace(bt, sizeof(bt),
 		       2); /* not the handler, nor the signal trampoline */
 	printf("%s-%s: backtrace of the faulting thread:\n%s", name,

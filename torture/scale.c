@@ -25,8 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define READS_PER_QS 1000	   /* load reader: sections between checks */
-#define MIN_SAMPLE_CAP 10000	   /* the kernel's MAX_MEAS */
+#define READS_PER_QS 1000	  /* load reader: sections between checks */
+#define MIN_SAMPLE_CAP 10000	  /* the kernel's MAX_MEAS */
 #define SAMPLE_BUDGET (1UL << 20) /* durations kept over all writers */
 #define WINDOW_POLL_NS 100000ULL
 
