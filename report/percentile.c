@@ -123,7 +123,15 @@ char *rcut_awk_number(double v, char *buf, size_t len)
 
 void rcut_gp_summary_print(FILE *out, const struct rcut_gp_summary *s)
 {
-	char a[32], b[32];
+	const struct {
+		const char *what;
+		double us;
+	} lines[] = {
+		{ "Minimum", s->min },	       { "50th percentile", s->p50 },
+		{ "90th percentile", s->p90 }, { "99th percentile", s->p99 },
+		{ "Maximum", s->max },
+	};
+	char a[32];
 
 	fprintf(out, "Histogram bucket size: %s\n",
 		rcut_awk_number(s->bucket_size, a, sizeof(a)));
@@ -133,14 +141,7 @@ void rcut_gp_summary_print(FILE *out, const struct rcut_gp_summary *s)
 			s->buckets[i].count);
 	fprintf(out, "Average grace-period duration: %s microseconds\n",
 		rcut_awk_number(s->avg, a, sizeof(a)));
-	fprintf(out, "Minimum grace-period duration: %s\n",
-		rcut_awk_number(s->min, a, sizeof(a)));
-	fprintf(out, "50th percentile grace-period duration: %s\n",
-		rcut_awk_number(s->p50, a, sizeof(a)));
-	fprintf(out, "90th percentile grace-period duration: %s\n",
-		rcut_awk_number(s->p90, a, sizeof(a)));
-	fprintf(out, "99th percentile grace-period duration: %s\n",
-		rcut_awk_number(s->p99, b, sizeof(b)));
-	fprintf(out, "Maximum grace-period duration: %s\n",
-		rcut_awk_number(s->max, a, sizeof(a)));
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		fprintf(out, "%s grace-period duration: %s\n", lines[i].what,
+			rcut_awk_number(lines[i].us, a, sizeof(a)));
 }

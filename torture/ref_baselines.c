@@ -32,12 +32,6 @@ static void none_unlock(int idx)
 	barrier();
 }
 
-static void none_loop(unsigned long n)
-{
-	for (unsigned long i = 0; i < n; i++)
-		barrier();
-}
-
 /* refcnt: one shared atomic reference count, taken and dropped. */
 static atomic_long refcnt;
 
@@ -51,14 +45,6 @@ static void refcnt_unlock(int idx)
 {
 	(void)idx;
 	atomic_fetch_sub_explicit(&refcnt, 1, memory_order_release);
-}
-
-static void refcnt_loop(unsigned long n)
-{
-	for (unsigned long i = 0; i < n; i++) {
-		atomic_fetch_add_explicit(&refcnt, 1, memory_order_acquire);
-		atomic_fetch_sub_explicit(&refcnt, 1, memory_order_release);
-	}
 }
 
 /* rwlock: the read side of one pthread rwlock. */
@@ -76,14 +62,6 @@ static void rwlock_unlock(int idx)
 	pthread_rwlock_unlock(&rwlock);
 }
 
-static void rwlock_loop(unsigned long n)
-{
-	for (unsigned long i = 0; i < n; i++) {
-		pthread_rwlock_rdlock(&rwlock);
-		pthread_rwlock_unlock(&rwlock);
-	}
-}
-
 /* mutex: one pthread mutex. */
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -99,15 +77,13 @@ static void mutex_unlock(int idx)
 	pthread_mutex_unlock(&mutex);
 }
 
-static void mutex_loop(unsigned long n)
-{
-	for (unsigned long i = 0; i < n; i++) {
-		pthread_mutex_lock(&mutex);
-		pthread_mutex_unlock(&mutex);
-	}
-}
-
+/* The table, and a ref_loop with id's lock and unlock inlined. */
 #define BASELINE(id, desc)                                \
+	static void id##_loop(unsigned long n)            \
+	{                                                 \
+		for (unsigned long i = 0; i < n; i++)     \
+			id##_unlock(id##_lock());         \
+	}                                                 \
 	static const struct rcut_flavor baseline_##id = { \
 		.abi_version = RCUT_FLAVOR_ABI_VERSION,   \
 		.name = #id,                              \
