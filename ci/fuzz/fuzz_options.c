@@ -32,9 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1), *argv[MAX_ARGS + 2], err[512];
 	const char *end = (const char *)data + size;
-	const struct rcut_flavor *flavor;
+	const struct rcut_flavor *flavor, *list[RCUT_MAX_SWEEP];
+	long values[RCUT_MAX_SWEEP];
 	struct rcut_config cfg;
-	int argc = 1;
+	int argc = 1, n;
 	uint64_t u;
 	long l;
 	bool b;
@@ -55,7 +56,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rcut_config_defaults(&cfg);
 	if (rcut_options_parse(argc, argv, &cfg, err, sizeof(err)) == 0) {
 		if (cfg.action == RCUT_ACTION_RUN &&
-		    rcut_options_resolve(&cfg, &flavor, err, sizeof(err)))
+		    cfg.test == RCUT_TEST_REF &&
+		    rcut_options_resolve_ref(&cfg, list, &n, err, sizeof(err)))
+			check_message(err);
+		else if (cfg.action == RCUT_ACTION_RUN &&
+			 cfg.test != RCUT_TEST_REF &&
+			 rcut_options_resolve(&cfg, &flavor, err, sizeof(err)))
 			check_message(err);
 	} else {
 		check_message(err);
@@ -69,6 +75,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)rcut_parse_long(argv[i], -5, 5, &l);
 		(void)rcut_parse_u64(argv[i], &u);
 		(void)rcut_parse_bool(argv[i], &b);
+		(void)rcut_parse_long_list(argv[i], 1, 9, values,
+					   RCUT_MAX_SWEEP, &n);
 	}
 	free(text);
 	return 0;
