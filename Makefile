@@ -16,7 +16,7 @@ JSONC_LIBS := $(or $(shell pkg-config --libs json-c 2>/dev/null),-ljson-c)
 # installed share/rcutorture/scenarios next to the binary (cmd/scenario.c).
 DIR_CFLAGS := -DRCUT_SOURCE_DIR='"$(CURDIR)"' -DRCUT_PREFIX='"$(PREFIX)"'
 ALL_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -MMD -MP -DRCUT_VERSION='"$(VERSION)"' $(DIR_CFLAGS) $(JSONC_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
-LIBS := -lurcu-memb -lurcu-mb -lurcu-signal -lurcu-qsbr -lurcu-bp -lurcu-common -lhwloc -lunwind $(JSONC_LIBS) -ldl -pthread
+LIBS := -lurcu-memb -lurcu-mb -lurcu-signal -lurcu-qsbr -lurcu-bp -lurcu-common -lhwloc -lunwind $(JSONC_LIBS) -ldl -lm -pthread
 # Plugins call rcut_current_cpu() and rcut_nr_cpus(): export just those.
 EXPORT_LDFLAGS := -Wl,--dynamic-list=flavors/plugin.dynlist
 TEST_LIBS := -lcmocka
@@ -99,9 +99,12 @@ $(BENCH_LOOP): $(BENCH_OBJS)
 	@echo "  LD      $@"
 	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_LIBS)
 
-# Every liburcu flavor side by side: rcutorture's rates against the loop's.
+# Every liburcu flavor side by side: rcutorture's rates against the loop's,
+# grace-period latency and updater CPU (--test scale), read-side cost
+# (--test ref); then SVG plots (gnuplot-nox and jq, installed when root).
 bench: all $(BENCH_LOOP)
 	ci/bench/run --bin ./$(OUT) --loop $(BENCH_LOOP) --out $(BUILD)/bench
+	ci/bench/plot --in $(BUILD)/bench/bench.json --out $(BUILD)/bench
 
 # libFuzzer target for the option, duration and parameter parsers (clang).
 FUZZ_BIN := build-fuzz/fuzz_options

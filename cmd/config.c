@@ -11,6 +11,7 @@
 const char *const rcut_pin_names[] = { "compact", "scatter", "none", NULL };
 const char *const rcut_call_mode_names[] = { "global", "percpu", "perthread",
 					     NULL };
+const char *const rcut_test_names[] = { "torture", "scale", "ref", NULL };
 
 void rcut_config_defaults(struct rcut_config *cfg)
 {
@@ -32,6 +33,15 @@ void rcut_config_defaults(struct rcut_config *cfg)
 	cfg->fwd_progress_holdoff_ns = 10 * NSEC_PER_SEC;
 	cfg->fwd_progress_div = 4;
 	cfg->cbflood_max = 50000;
+	/* --test scale: the kernel's rcuscale, with userspace-sized waits */
+	cfg->scale.nwriters = 1;
+	cfg->scale.holdoff_ns = 1 * NSEC_PER_SEC;
+	cfg->scale.gp_async_max = 1000;
+	cfg->scale.min_samples = 100;
+	cfg->scale.pd_busy_wait_ns = 5 * NSEC_PER_MSEC;
+	/* --test ref: the kernel's refscale */
+	cfg->ref.loops = 10000;
+	cfg->ref.nruns = 30;
 }
 
 void rcut_config_release(struct rcut_config *cfg)

@@ -6,7 +6,9 @@
 #include "../flavors/registry.h"
 #include "../report/json.h"
 #include "../report/verdict.h"
+#include "../torture/ref.h"
 #include "../torture/run.h"
+#include "../torture/scale.h"
 
 #include <stdio.h>
 #include <time.h>
@@ -45,12 +47,30 @@ static int list_flavors(const struct rcut_config *cfg)
 	return 0;
 }
 
+/* --test ref: a list of flavors and baselines. */
+static int run_ref(struct rcut_config *cfg)
+{
+	const struct rcut_flavor *flavors[RCUT_MAX_SWEEP];
+	char err[512];
+	int n;
+
+	if (rcut_options_resolve_ref(cfg, flavors, &n, err, sizeof(err))) {
+		fprintf(stderr, "rcutorture: %s\n", err);
+		return RCUT_EXIT_USAGE;
+	}
+	return ref_run(cfg, flavors, n);
+}
+
 /* Check everything that can be checked before the run, then run it. */
 static int run(struct rcut_config *cfg)
 {
 	const struct rcut_flavor *flavor;
 	char err[512];
 
+	if (!cfg->seed_given)
+		cfg->seed = clock_seed();
+	if (cfg->test == RCUT_TEST_REF)
+		return run_ref(cfg);
 	if (rcut_options_resolve(cfg, &flavor, err, sizeof(err))) {
 		fprintf(stderr, "rcutorture: %s\n", err);
 		return RCUT_EXIT_USAGE;
@@ -61,8 +81,8 @@ static int run(struct rcut_config *cfg)
 		fprintf(stderr, "rcutorture: %s\n", err);
 		return RCUT_EXIT_USAGE;
 	}
-	if (!cfg->seed_given)
-		cfg->seed = clock_seed();
+	if (cfg->test == RCUT_TEST_SCALE)
+		return scale_run(cfg, flavor);
 	return torture_run(cfg, flavor);
 }
 

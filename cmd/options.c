@@ -13,6 +13,7 @@
 #include "../flavors/plugin.h"
 #include "../flavors/registry.h"
 #include "../torture/gp.h"
+#include "../torture/ref.h"
 
 #include <argp.h>
 #include <errno.h>
@@ -31,6 +32,22 @@ enum option_key {
 	OPT_HELP = 'h',
 	OPT_VERSION = 'V',
 	OPT_SEED = 0x100,
+	OPT_TEST,
+	/* --test scale */
+	OPT_NWRITERS,
+	OPT_HOLDOFF,
+	OPT_GP_ASYNC_MAX,
+	OPT_WRITER_HOLDOFF,
+	OPT_MIN_SAMPLES,
+	OPT_PD_TEST,
+	OPT_PD_BUSY_WAIT,
+	OPT_PD_RESCHED,
+	/* --test ref */
+	OPT_LOOPS,
+	OPT_NRUNS,
+	OPT_READDELAY,
+	OPT_REF_BASELINES,
+	OPT_THREADS,
 	OPT_NREADERS,
 	OPT_NFAKEWRITERS,
 	OPT_STAT_INTERVAL,
@@ -65,8 +82,11 @@ enum option_key {
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Test selection:", 1 },
+	{ "test", OPT_TEST, "TEST", 0,
+	  "torture (find RCU bugs), scale (grace-period latency and updater cost, the kernel's rcuscale) or ref (read-side cost, refscale) (default: torture)",
+	  0 },
 	{ "flavor", OPT_FLAVOR, "NAME", 0,
-	  "RCU flavor to torture (default: memb); see --list-flavors.  A NAME with a '/' or ending in .so is a plugin file; a NAME that is no built-in flavor is looked up as NAME.so or librcutorture-NAME.so in --plugin-dir",
+	  "RCU flavor to test (default: memb); see --list-flavors.  A NAME with a '/' or ending in .so is a plugin file; a NAME that is no built-in flavor is looked up as NAME.so or librcutorture-NAME.so in --plugin-dir.  --test ref takes a comma-separated list, which may name the baselines none, refcnt, rwlock and mutex",
 	  0 },
 	{ "plugin-dir", OPT_PLUGIN_DIR, "DIR", 0,
 	  "Where --flavor NAME looks for plugins; repeatable, or several DIRs separated by colons (default: none)",
@@ -80,7 +100,7 @@ static const struct argp_option options[] = {
 	{ "list-flavors", OPT_LIST_FLAVORS, NULL, 0,
 	  "List the flavors, their primitives and parameters, and exit", 0 },
 	{ "duration", OPT_DURATION, "DURATION", 0,
-	  "How long to run: a number with suffix ms, s, m, h or d; a bare number is seconds; 0 runs until SIGINT (default: 30s)",
+	  "How long to run: a number with suffix ms, s, m, h or d; a bare number is seconds; 0 runs until SIGINT (default: 30s).  --test scale: measure at least this long after --holdoff; 0 ends at --min-samples",
 	  0 },
 	{ "seed", OPT_SEED, "N", 0,
 	  "Seed for every random choice, decimal or 0x-hex (default: from the clock; always printed)",
@@ -93,7 +113,8 @@ static const struct argp_option options[] = {
 
 	{ NULL, 0, NULL, 0, "Threads:", 2 },
 	{ "nreaders", OPT_NREADERS, "N", 0,
-	  "Reader threads, 1 to 4096 (default: one per online CPU)", 0 },
+	  "Reader threads, 1 to 4096; --test scale: load readers, 0 to 4096 (default: one per online CPU; --test ref: three quarters of them, at least 1)",
+	  0 },
 	{ "nfakewriters", OPT_NFAKEWRITERS, "N", 0,
 	  "Fake writer threads, 0 to 4096 (default: 4)", 0 },
 
@@ -144,6 +165,7 @@ static const struct argp_option options[] = {
 	{ "gp-exp", OPT_GP_EXP, NULL, 0, "Use expedited synchronize()", 0 },
 	{ "gp-normal", OPT_GP_NORMAL, NULL, 0,
 	  "Use asynchronous callbacks (call()) in the writer", 0 },
+	{ "gp-async", OPT_GP_NORMAL, NULL, OPTION_ALIAS, NULL, 0 },
 	{ "gp-cond", OPT_GP_COND, NULL, 0,
 	  "Use a grace-period cookie and cond_sync()", 0 },
 	{ "gp-poll", OPT_GP_POLL, NULL, 0,
@@ -165,6 +187,47 @@ static const struct argp_option options[] = {
 	  "Also write the whole report as one JSON document to FILE; - is standard output, and the text report then goes to standard error (default: none)",
 	  0 },
 
+	{ NULL, 0, NULL, 0,
+	  "Scale test (--test scale; --gp-sync, --gp-exp or --gp-async picks the primitive):",
+	  6 },
+	{ "nwriters", OPT_NWRITERS, "N", 0,
+	  "Writer threads timing grace periods, 1 to 4096 (default: 1)", 0 },
+	{ "holdoff", OPT_HOLDOFF, "DURATION", 0,
+	  "Wait this long after the start before measuring (default: 1s)", 0 },
+	{ "gp-async-max", OPT_GP_ASYNC_MAX, "N", 0,
+	  "With --gp-async: most callbacks in flight per writer, 1 to 1000000 (default: 1000)",
+	  0 },
+	{ "writer-holdoff", OPT_WRITER_HOLDOFF, "DURATION", 0,
+	  "Pause between one writer's grace periods (default: 0)", 0 },
+	{ "min-samples", OPT_MIN_SAMPLES, "N", 0,
+	  "Grace periods each writer must time before the test ends, 1 to 1000000 (default: 100)",
+	  0 },
+	{ "pd-test", OPT_PD_TEST, NULL, 0,
+	  "Add a holdout reader that stays in a read-side section (QSBR: reports no quiescent state) for --pd-busy-wait per loop",
+	  0 },
+	{ "pd-busy-wait", OPT_PD_BUSY_WAIT, "DURATION", 0,
+	  "The holdout reader's time in a section per loop, above 0 and below --stall-timeout unless --pd-resched (default: 5ms)",
+	  0 },
+	{ "pd-resched", OPT_PD_RESCHED, NULL, 0,
+	  "Break the holdout reader's wait every 1 ms: leave and re-enter the section (QSBR: report a quiescent state)",
+	  0 },
+
+	{ NULL, 0, NULL, 0, "Ref test (--test ref):", 7 },
+	{ "loops", OPT_LOOPS, "N", 0,
+	  "Read-side sections each reader times per run, 1 to 1000000000 (default: 10000)",
+	  0 },
+	{ "nruns", OPT_NRUNS, "N", 0,
+	  "Runs per flavor and reader count, 1 to 10000 (default: 30)", 0 },
+	{ "readdelay", OPT_READDELAY, "NS", 0,
+	  "Busy-wait this many nanoseconds inside each section, 0 to 10000000 (default: 0); nonzero goes through read_lock/read_unlock, not the inlined ref_loop",
+	  0 },
+	{ "ref-baselines", OPT_REF_BASELINES, NULL, 0,
+	  "Also measure every baseline: none (no protection), refcnt (atomic refcount), rwlock (pthread rwlock read side), mutex (pthread mutex)",
+	  0 },
+	{ "threads", OPT_THREADS, "LIST", 0,
+	  "Reader counts to sweep, comma-separated, each 1 to 4096, e.g. 1,2,4: a lookups/s table, one column per flavor (default: --nreaders)",
+	  0 },
+
 	{ NULL, 0, NULL, 0, "Information:", -1 },
 	{ "help", OPT_HELP, NULL, 0, "Print this help and exit", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "Print a short usage message and exit",
@@ -182,6 +245,8 @@ static const char doc[] =
 	"\vExit status: 0 SUCCESS, 1 FAILURE, 2 usage error, 3 RCU_HOTPLUG, "
 	"4 stall, 5 internal error.  See rcutorture(1).";
 
+#define OPT_KEYS 0x200 /* every key above is below this */
+
 /* Parsing context: the config being filled and the first error. */
 struct parse_ctx {
 	struct rcut_config *cfg;
@@ -189,6 +254,7 @@ struct parse_ctx {
 	size_t errlen;
 	bool failed;
 	bool in_scenario; /* parsing a line of a scenario file */
+	bool given[OPT_KEYS]; /* options that appeared, by key */
 };
 
 static int apply_scenario(struct parse_ctx *ctx, const char *arg);
@@ -254,11 +320,72 @@ static int parse_choice(struct parse_ctx *ctx, const char *opt, const char *arg,
 		    accepted);
 }
 
+/* The options of --test scale and --test ref. */
+static int apply_test_option(struct parse_ctx *ctx, int key, const char *arg)
+{
+	struct rcut_scale_config *sc = &ctx->cfg->scale;
+	struct rcut_ref_config *rc = &ctx->cfg->ref;
+
+	switch (key) {
+	case OPT_NWRITERS:
+		return parse_count(ctx, "nwriters", arg, 1, RCUT_MAX_THREADS,
+				   &sc->nwriters);
+	case OPT_HOLDOFF:
+		return parse_dur(ctx, "holdoff", arg, &sc->holdoff_ns);
+	case OPT_GP_ASYNC_MAX:
+		return parse_count(ctx, "gp-async-max", arg, 1, 1000000,
+				   &sc->gp_async_max);
+	case OPT_WRITER_HOLDOFF:
+		return parse_dur(ctx, "writer-holdoff", arg,
+				 &sc->writer_holdoff_ns);
+	case OPT_MIN_SAMPLES:
+		return parse_count(ctx, "min-samples", arg, 1, 1000000,
+				   &sc->min_samples);
+	case OPT_PD_TEST:
+		sc->pd_test = true;
+		return 0;
+	case OPT_PD_BUSY_WAIT:
+		if (parse_dur(ctx, "pd-busy-wait", arg, &sc->pd_busy_wait_ns))
+			return EINVAL;
+		if (!sc->pd_busy_wait_ns)
+			return fail(
+				ctx,
+				"--pd-busy-wait: '%s' is out of range; expected a duration above 0",
+				arg);
+		return 0;
+	case OPT_PD_RESCHED:
+		sc->pd_resched = true;
+		return 0;
+	case OPT_LOOPS:
+		return parse_count(ctx, "loops", arg, 1, 1000000000,
+				   &rc->loops);
+	case OPT_NRUNS:
+		return parse_count(ctx, "nruns", arg, 1, 10000, &rc->nruns);
+	case OPT_READDELAY:
+		return parse_count(ctx, "readdelay", arg, 0, 10000000,
+				   &rc->readdelay_ns);
+	case OPT_REF_BASELINES:
+		rc->baselines = true;
+		return 0;
+	case OPT_THREADS:
+		if (rcut_parse_long_list(arg, 1, RCUT_MAX_THREADS, rc->threads,
+					 RCUT_MAX_SWEEP, &rc->nthreads))
+			return fail(
+				ctx,
+				"--threads: '%s' is not valid; expected 1 to %d comma-separated integers from 1 to %d, e.g. 1,2,4",
+				arg, RCUT_MAX_SWEEP, RCUT_MAX_THREADS);
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
 /* Apply one option; arg is NULL for flags. */
 static int apply_option(struct parse_ctx *ctx, int key, const char *arg)
 {
 	struct rcut_config *cfg = ctx->cfg;
 
+	if (key >= 0 && key < OPT_KEYS)
+		ctx->given[key] = true;
 	switch (key) {
 	case OPT_FLAVOR:
 		if (!arg[0])
@@ -278,7 +405,7 @@ static int apply_option(struct parse_ctx *ctx, int key, const char *arg)
 		cfg->seed_given = true;
 		return 0;
 	case OPT_NREADERS:
-		return parse_count(ctx, "nreaders", arg, 1, RCUT_MAX_THREADS,
+		return parse_count(ctx, "nreaders", arg, 0, RCUT_MAX_THREADS,
 				   &cfg->nreaders);
 	case OPT_NFAKEWRITERS:
 		return parse_count(ctx, "nfakewriters", arg, 0,
@@ -371,6 +498,11 @@ static int apply_option(struct parse_ctx *ctx, int key, const char *arg)
 				"--json: empty file name; expected a FILE or - for standard output");
 		cfg->json_path = arg;
 		return 0;
+	case OPT_TEST:
+		return parse_choice(ctx, "test", arg, rcut_test_names,
+				    &cfg->test);
+	case OPT_NWRITERS ... OPT_THREADS:
+		return apply_test_option(ctx, key, arg);
 	case OPT_VERBOSE:
 		cfg->verbose = 2;
 		return 0;
@@ -400,6 +532,7 @@ static int apply_kernel_flag(struct parse_ctx *ctx, int key, const char *name,
 	bool on;
 	long level;
 
+	ctx->given[key] = true;
 	if (key == OPT_VERBOSE) {
 		/* The kernel's verbose is a level: 0 quiet, 1, 2 chatty. */
 		if (rcut_parse_long(value, 0, 2, &level))
@@ -509,6 +642,149 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return apply_option(ctx, key, arg);
 }
 
+/* Which tests an option means something to; unlisted ones: every test. */
+#define T_TORTURE (1u << RCUT_TEST_TORTURE)
+#define T_SCALE (1u << RCUT_TEST_SCALE)
+#define T_REF (1u << RCUT_TEST_REF)
+
+static const struct {
+	int key;
+	unsigned int tests;
+} option_scope[] = {
+	{ OPT_DURATION, T_TORTURE | T_SCALE },
+	{ OPT_STOP_ON_FAILURE, T_TORTURE },
+	{ OPT_NFAKEWRITERS, T_TORTURE },
+	{ OPT_STAT_INTERVAL, T_TORTURE },
+	{ OPT_GP_SYNC, T_TORTURE | T_SCALE },
+	{ OPT_GP_EXP, T_TORTURE | T_SCALE },
+	{ OPT_GP_NORMAL, T_TORTURE | T_SCALE },
+	{ OPT_GP_COND, T_TORTURE },
+	{ OPT_GP_POLL, T_TORTURE },
+	{ OPT_CALL_RCU, T_TORTURE | T_SCALE },
+	{ OPT_READ_EXIT_DELAY, T_TORTURE },
+	{ OPT_READ_EXIT_BURST, T_TORTURE },
+	{ OPT_ONOFF_INTERVAL, T_TORTURE },
+	{ OPT_ONOFF_HOLDOFF, T_TORTURE },
+	{ OPT_N_BARRIER_CBS, T_TORTURE },
+	{ OPT_FWD_PROGRESS, T_TORTURE },
+	{ OPT_FWD_PROGRESS_HOLDOFF, T_TORTURE },
+	{ OPT_FWD_PROGRESS_DIV, T_TORTURE },
+	{ OPT_CBFLOOD_MAX, T_TORTURE },
+	{ OPT_STUTTER, T_TORTURE },
+	{ OPT_SHUFFLE_INTERVAL, T_TORTURE },
+	{ OPT_NWRITERS, T_SCALE },
+	{ OPT_HOLDOFF, T_SCALE },
+	{ OPT_GP_ASYNC_MAX, T_SCALE },
+	{ OPT_WRITER_HOLDOFF, T_SCALE },
+	{ OPT_MIN_SAMPLES, T_SCALE },
+	{ OPT_PD_TEST, T_SCALE },
+	{ OPT_PD_BUSY_WAIT, T_SCALE },
+	{ OPT_PD_RESCHED, T_SCALE },
+	{ OPT_LOOPS, T_REF },
+	{ OPT_NRUNS, T_REF },
+	{ OPT_READDELAY, T_REF },
+	{ OPT_REF_BASELINES, T_REF },
+	{ OPT_THREADS, T_REF },
+};
+
+static const char *option_name(int key)
+{
+	for (const struct argp_option *o = options; o->name || o->doc; o++)
+		if (o->key == key && o->name)
+			return o->name;
+	return "?";
+}
+
+/* "--test torture or scale" for a set of tests. */
+static void describe_tests(unsigned int tests, char *buf, size_t len)
+{
+	size_t used = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (int t = 0; rcut_test_names[t]; t++) {
+		if (!(tests & (1u << t)))
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 n++ ? " or " : "--test ",
+					 rcut_test_names[t]);
+		if (used >= len)
+			return;
+	}
+}
+
+/* An option given for a test it means nothing to is an error. */
+static int check_scope(struct parse_ctx *ctx)
+{
+	int test = ctx->cfg->test;
+	char tests[64];
+
+	for (size_t i = 0; i < sizeof(option_scope) / sizeof(option_scope[0]);
+	     i++) {
+		if (!ctx->given[option_scope[i].key] ||
+		    (option_scope[i].tests & (1u << test)))
+			continue;
+		describe_tests(option_scope[i].tests, tests, sizeof(tests));
+		return fail(ctx, "--%s: only for %s, not --test %s",
+			    option_name(option_scope[i].key), tests,
+			    rcut_test_names[test]);
+	}
+	return 0;
+}
+
+/* The scale test times one primitive; pd options need the holdout. */
+static int check_scale(struct parse_ctx *ctx)
+{
+	const struct rcut_config *cfg = ctx->cfg;
+	const struct rcut_scale_config *sc = &cfg->scale;
+	unsigned int gp = cfg->gp_mask;
+
+	if (gp & (gp - 1))
+		return fail(
+			ctx,
+			"--test scale times one primitive; expected at most one of --gp-sync, --gp-exp and --gp-async");
+	if (ctx->given[OPT_GP_ASYNC_MAX] && gp != 1u << RCUT_GP_NORMAL)
+		return fail(ctx, "--gp-async-max: needs --gp-async");
+	if (!sc->pd_test &&
+	    (ctx->given[OPT_PD_BUSY_WAIT] || ctx->given[OPT_PD_RESCHED]))
+		return fail(ctx, "--%s: needs --pd-test",
+			    ctx->given[OPT_PD_BUSY_WAIT] ? "pd-busy-wait" :
+							   "pd-resched");
+	if (sc->pd_test && !sc->pd_resched &&
+	    sc->pd_busy_wait_ns >= cfg->stall_timeout_ns)
+		return fail(
+			ctx,
+			"--pd-busy-wait: must be below --stall-timeout (or use --pd-resched): a longer holdout is a stall by definition");
+	return 0;
+}
+
+/* Checks that need every option: scope, ranges per test, combinations. */
+static int check_options(struct parse_ctx *ctx)
+{
+	const struct rcut_config *cfg = ctx->cfg;
+
+	if (check_scope(ctx))
+		return EINVAL;
+	if (cfg->test != RCUT_TEST_SCALE && cfg->nreaders == 0)
+		return fail(
+			ctx,
+			"--nreaders: '0' is not valid for --test %s; expected an integer from 1 to %d",
+			rcut_test_names[cfg->test], RCUT_MAX_THREADS);
+	if (cfg->test != RCUT_TEST_REF && strchr(cfg->flavor_name, ','))
+		return fail(
+			ctx,
+			"--flavor: '%s': a list of flavors is only for --test ref",
+			cfg->flavor_name);
+	if (cfg->test == RCUT_TEST_REF && cfg->ref.nthreads &&
+	    ctx->given[OPT_NREADERS])
+		return fail(
+			ctx,
+			"--threads: --nreaders also sets the reader count; give one of them");
+	if (cfg->test == RCUT_TEST_SCALE)
+		return check_scale(ctx);
+	return 0;
+}
+
 static const struct argp argp = { options, parse_opt, "[NAME.KEY=VALUE...]",
 				  doc,	   NULL,      NULL,
 				  NULL };
@@ -539,9 +815,15 @@ static int parse_args(struct parse_ctx *ctx, int argc, char **argv)
 int rcut_options_parse(int argc, char **argv, struct rcut_config *cfg,
 		       char *err, size_t errlen)
 {
-	struct parse_ctx ctx = { cfg, err, errlen, false, false };
+	struct parse_ctx ctx = { .cfg = cfg, .err = err, .errlen = errlen };
+	int ret = parse_args(&ctx, argc, argv);
 
-	return parse_args(&ctx, argc, argv);
+	/* Options that only make sense together, once all are known. */
+	if (!ret && cfg->action == RCUT_ACTION_RUN && check_options(&ctx)) {
+		rcut_one_line(err);
+		return 2;
+	}
+	return ret;
 }
 
 int rcut_options_apply_scenario(struct rcut_config *cfg, char *err,
@@ -551,7 +833,10 @@ int rcut_options_apply_scenario(struct rcut_config *cfg, char *err,
 	char msg[512];
 
 	for (int i = 0; i < s->nlines; i++) {
-		struct parse_ctx ctx = { cfg, msg, sizeof(msg), false, true };
+		struct parse_ctx ctx = { .cfg = cfg,
+					 .err = msg,
+					 .errlen = sizeof(msg),
+					 .in_scenario = true };
 
 		if (parse_args(&ctx, s->lines[i].argc, s->lines[i].argv)) {
 			snprintf(err, errlen, "%s:%d: %s", s->path,
@@ -640,7 +925,12 @@ static int find_flavor(const struct rcut_config *cfg,
 		return 0;
 	ret = rcut_plugin_load(name, cfg->plugin_dirs, cfg->nplugin_dirs,
 			       flavor, err, errlen);
-	if (ret > 0)
+	if (ret > 0 && ref_baseline_find(name))
+		snprintf(
+			err, errlen,
+			"--flavor: '%s' is a baseline of --test ref, not a flavor; expected one of %s",
+			name, rcut_flavor_names());
+	else if (ret > 0)
 		snprintf(
 			err, errlen,
 			"--flavor: unknown flavor '%s'; expected one of %s, a plugin FILE (with a '/' or ending in .so) or a plugin NAME in --plugin-dir",

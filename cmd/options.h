@@ -33,6 +33,17 @@ int rcut_options_resolve(const struct rcut_config *cfg,
 			 const struct rcut_flavor **flavor, char *err,
 			 size_t errlen);
 
+/*
+ * For --test ref: resolve the comma-separated --flavor list, in which
+ * baseline names (none, refcnt, rwlock, mutex) may stand, add every
+ * baseline with --ref-baselines, and apply the NAME.KEY=VALUE parameters
+ * to the flavors they name.  Returns 0 with flavors[0..*n) set (at most
+ * RCUT_MAX_SWEEP), or 2 with a one-line reason in err.
+ */
+int rcut_options_resolve_ref(const struct rcut_config *cfg,
+			     const struct rcut_flavor **flavors, int *n,
+			     char *err, size_t errlen);
+
 /* Print --help or --usage text. */
 void rcut_options_help(FILE *out, bool usage_only);
 

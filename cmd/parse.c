@@ -81,6 +81,29 @@ int rcut_parse_long(const char *text, long min, long max, long *value)
 	return 0;
 }
 
+int rcut_parse_long_list(const char *text, long min, long max, long *values,
+			 int maxn, int *n)
+{
+	char item[32];
+
+	*n = 0;
+	for (const char *p = text;; p++) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (*n >= maxn || len == 0 || len >= sizeof(item))
+			return -1;
+		memcpy(item, p, len);
+		item[len] = '\0';
+		if (rcut_parse_long(item, min, max, &values[*n]))
+			return -1;
+		(*n)++;
+		if (!comma)
+			return 0;
+		p = comma;
+	}
+}
+
 int rcut_parse_u64(const char *text, uint64_t *value)
 {
 	char *end;

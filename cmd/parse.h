@@ -19,6 +19,13 @@ int rcut_parse_duration(const char *text, uint64_t *ns);
 /* A decimal integer in [min, max].  Returns 0 or -1. */
 int rcut_parse_long(const char *text, long min, long max, long *value);
 
+/*
+ * A comma-separated list of 1 to maxn decimal integers in [min, max]
+ * ("1,2,4") into values[0..*n).  Returns 0 or -1.
+ */
+int rcut_parse_long_list(const char *text, long min, long max, long *values,
+			 int maxn, int *n);
+
 /* A decimal or 0x-hex 64-bit unsigned number.  Returns 0 or -1. */
 int rcut_parse_u64(const char *text, uint64_t *value);
 

@@ -279,10 +279,18 @@ static void ua_unregister_thread(void)
 	UA(unregister_thread)();
 }
 
+/*
+ * QSBR's read side is empty: a compiler barrier per section (what the
+ * kernel's non-preemptible rcu_read_lock() is) keeps the compiler from
+ * deleting the loop.  The other flavors' sections store to memory.
+ */
 static void ua_ref_loop(unsigned long n)
 {
 	for (unsigned long i = 0; i < n; i++) {
 		UA(read_lock)();
+#ifdef URCU_ADAPTER_QSBR
+		__asm__ __volatile__("" ::: "memory");
+#endif
 		UA(read_unlock)();
 	}
 }

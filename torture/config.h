@@ -10,8 +10,16 @@
 #define RCUT_MAX_PARAMS 64	/* NAME.KEY=VALUE arguments per run */
 #define RCUT_MAX_CPUS 1024	/* simulated CPUs, barrier posters */
 #define RCUT_MAX_PLUGIN_DIRS 16 /* --plugin-dir options per run */
+#define RCUT_MAX_SWEEP 64	/* --threads entries, --flavor list entries */
 
 struct rcut_scenario; /* cmd/scenario.h */
+
+/* --test: which test the run does. */
+enum rcut_test {
+	RCUT_TEST_TORTURE, /* rcutorture: find RCU bugs */
+	RCUT_TEST_SCALE, /* rcuscale: grace-period latency and cost */
+	RCUT_TEST_REF, /* refscale: read-side cost */
+};
 
 /* Grace-period primitives the writer and fake writers choose among. */
 enum rcut_gp_kind {
@@ -38,13 +46,36 @@ enum rcut_action {
 	RCUT_ACTION_LIST_FLAVORS,
 };
 
+/* --test scale (rcuscale) settings. */
+struct rcut_scale_config {
+	long nwriters;
+	uint64_t holdoff_ns;	    /* before the writers start measuring */
+	long gp_async_max;	    /* callbacks in flight per writer */
+	uint64_t writer_holdoff_ns; /* between a writer's grace periods */
+	long min_samples;	    /* per writer before the test may end */
+	bool pd_test;		    /* run the holdout reader */
+	uint64_t pd_busy_wait_ns;   /* its time inside a section per loop */
+	bool pd_resched;	    /* break that up every 1 ms */
+};
+
+/* --test ref (refscale) settings. */
+struct rcut_ref_config {
+	long loops; /* read-side sections per reader per run */
+	long nruns;
+	long readdelay_ns; /* busy wait inside each section */
+	bool baselines;	   /* --ref-baselines: add every baseline column */
+	int nthreads;	   /* --threads entries; 0: just --nreaders */
+	long threads[RCUT_MAX_SWEEP];
+};
+
 struct rcut_config {
 	enum rcut_action action;
+	int test;		 /* enum rcut_test */
 	const char *flavor_name; /* as given to --flavor */
 	uint64_t duration_ns;	 /* 0: until SIGINT/SIGTERM */
 	uint64_t seed;
 	bool seed_given;
-	long nreaders; /* -1: one per CPU the process may use */
+	long nreaders; /* -1: the test's default (one per CPU; ref: 3/4) */
 	long nfakewriters;
 	uint64_t stat_interval_ns; /* 0: only the final report */
 	int verbose;		   /* 0 quiet, 1 normal, 2 verbose */
@@ -72,7 +103,12 @@ struct rcut_config {
 	int nplugin_dirs;      /* --plugin-dir values, each colon-separated */
 	const char *plugin_dirs[RCUT_MAX_PLUGIN_DIRS];
 	struct rcut_scenario *scenario; /* --scenario, owned; NULL if none */
+	struct rcut_scale_config scale;
+	struct rcut_ref_config ref;
 };
+
+/* "torture", "scale", "ref", indexed by enum rcut_test. */
+extern const char *const rcut_test_names[];
 
 /* "compact", "scatter", "none", indexed by enum rcut_pin. */
 extern const char *const rcut_pin_names[];

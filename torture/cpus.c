@@ -153,12 +153,13 @@ void torture_cpus_print(FILE *out)
 	const char *name = torture_flavor->name;
 
 	fprintf(out,
-		"%s-torture: topology: %d packages, %d cores, %d PUs; this process may use %d PUs\n",
-		name, hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE),
+		"%s-%s: topology: %d packages, %d cores, %d PUs; this process may use %d PUs\n",
+		name, torture_tag,
+		hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE),
 		hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE),
 		hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU), npus);
-	fprintf(out, "%s-torture: %d simulated CPUs, pinning %s:", name, ncpus,
-		rcut_pin_names[torture_cfg->pin]);
+	fprintf(out, "%s-%s: %d simulated CPUs, pinning %s:", name, torture_tag,
+		ncpus, rcut_pin_names[torture_cfg->pin]);
 	for (int i = 0; i < ncpus; i++)
 		fprintf(out, " %d->PU%d", i, cpus[i].pu);
 	fputc('\n', out);
@@ -229,9 +230,9 @@ void torture_cpu_enter(struct torture_thread *t, int cpu)
 		attach_anywhere(&t->rand);
 	t->cpu = current_cpu;
 	if (torture_cfg->verbose > 1)
-		printf("%s-torture: %s %d on simulated CPU %d (PU %d)\n",
-		       torture_flavor->name, t->kind, t->id, t->cpu,
-		       cpus[t->cpu].pu);
+		printf("%s-%s: %s %d on simulated CPU %d (PU %d)\n",
+		       torture_flavor->name, torture_tag, t->kind, t->id,
+		       t->cpu, cpus[t->cpu].pu);
 }
 
 void torture_cpu_exit(void)

@@ -57,7 +57,8 @@ void torture_internal_error(const char *fmt, ...)
 	va_list ap;
 
 	flockfile(stdout);
-	printf("%s-torture: !!! internal error: ", torture_flavor->name);
+	printf("%s-%s: !!! internal error: ", torture_flavor->name,
+	       torture_tag);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);

@@ -22,6 +22,8 @@ static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 static atomic_flag in_fatal = ATOMIC_FLAG_INIT;
 static char bt[8192];
 
+void (*torture_crash_hook)(void);
+
 static void fatal_handler(int sig, siginfo_t *info, void *uctx)
 {
 	struct torture_thread *t = torture_self();
@@ -34,14 +36,18 @@ static void fatal_handler(int sig, siginfo_t *info, void *uctx)
 			pause();
 	}
 	fflush(stdout);
-	printf("%s-torture: !!! fatal signal SIG%s (%s) in %s %d at %.3f s, fault address %p\n",
-	       name, sigabbrev_np(sig), strsignal(sig), t ? t->kind : "thread",
-	       t ? t->id : -1, (double)torture_elapsed_ns() / 1e9,
-	       info->si_addr);
+	printf("%s-%s: !!! fatal signal SIG%s (%s) in %s %d at %.3f s, fault address %p\n",
+	       name, torture_tag, sigabbrev_np(sig), strsignal(sig),
+	       t ? t->kind : "thread", t ? t->id : -1,
+	       (double)torture_elapsed_ns() / 1e9, info->si_addr);
 	rcut_backtrace(bt, sizeof(bt),
 		       2); /* not the handler, nor the signal trampoline */
-	printf("%s-torture: backtrace of the faulting thread:\n%s", name, bt);
-	torture_crash_report();
+	printf("%s-%s: backtrace of the faulting thread:\n%s", name,
+	       torture_tag, bt);
+	if (torture_crash_hook)
+		torture_crash_hook();
+	else
+		torture_crash_report();
 	fflush(stdout);
 	fflush(stderr);
 	_exit(RCUT_EXIT_INTERNAL);

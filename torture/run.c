@@ -35,6 +35,7 @@ const struct rcut_config *torture_cfg;
 const struct rcut_flavor *torture_flavor;
 atomic_bool torture_stopping;
 long torture_nreaders;
+const char *torture_tag = "torture";
 
 static struct torture_thread *threads;
 
@@ -42,7 +43,7 @@ static int nthreads;
 static const char *stall_what; /* for the JSON document */
 
 /* A second SIGINT/SIGTERM after the stop began: exit at once (130). */
-static void second_signal(int sig)
+void torture_second_signal(int sig)
 {
 	static const char msg[] =
 		"rcutorture: interrupted again, exiting without the final report\n";
@@ -479,8 +480,8 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 		return RCUT_EXIT_INTERNAL;
 	}
 	main_loop(&sigs);
-	signal(SIGINT, second_signal);
-	signal(SIGTERM, second_signal);
+	signal(SIGINT, torture_second_signal);
+	signal(SIGTERM, torture_second_signal);
 	pthread_sigmask(SIG_UNBLOCK, &sigs, NULL);
 
 	wait_for_threads();

@@ -8,6 +8,7 @@
 #include "torture.h"
 
 #include <errno.h>
+#include <unistd.h>
 #include <string.h>
 #include <time.h>
 
@@ -47,6 +48,7 @@ static void *thread_main(void *arg)
 	void *altstack = torture_fatal_thread_init();
 
 	self = t;
+	atomic_store(&t->os_tid, gettid());
 	torture_cpu_enter(t, atomic_fetch_add(&next_cpu, 1));
 	if (f->register_thread)
 		f->register_thread();
@@ -60,6 +62,11 @@ static void *thread_main(void *arg)
 	torture_fatal_thread_exit(altstack);
 	atomic_store(&t->exited, true);
 	return NULL;
+}
+
+void torture_threads_reset_placement(void)
+{
+	atomic_store(&next_cpu, 0);
 }
 
 int torture_thread_start(struct torture_thread *t, const char *kind, int id,

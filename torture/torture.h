@@ -38,6 +38,10 @@ extern const struct rcut_config *torture_cfg;
 extern const struct rcut_flavor *torture_flavor;
 extern atomic_bool torture_stopping; /* every loop polls this */
 extern long torture_nreaders;	     /* resolved reader count */
+/* The output prefix after "<flavor>-": "torture", "scale", "ref-scale". */
+extern const char *torture_tag;
+/* A second SIGINT/SIGTERM once the stop began: exit 130 at once. */
+void torture_second_signal(int sig);
 
 static inline bool torture_must_stop(void)
 {
@@ -138,6 +142,7 @@ struct torture_thread {
 	int id;		  /* index among threads of its kind */
 	void (*fn)(struct torture_thread *t);
 	pthread_t tid;
+	_Atomic pid_t os_tid; /* its kernel thread ID, once it runs */
 	bool created;
 	atomic_bool exited;
 	struct torture_rand rand;
@@ -182,6 +187,8 @@ void *torture_fatal_thread_init(void);
 void torture_fatal_thread_exit(void *altstack);
 /* The report so far and "End of test: CRASH" (torture/run.c). */
 void torture_crash_report(void);
+/* What the fatal handler prints instead, if set (the scale/ref tests). */
+extern void (*torture_crash_hook)(void);
 
 /* --- the stall watchdog (torture/watchdog.c) --- */
 /* Install the backtrace-request signal handler; before threads start. */
@@ -195,6 +202,8 @@ bool torture_watchdog_check(struct torture_thread *threads, int n, char *what,
 /* Print every live thread's backtrace (each unwinds itself on a signal). */
 void torture_print_backtraces(struct torture_thread *threads, int n);
 
+/* The next thread started goes on simulated CPU 0, the next on 1, ... */
+void torture_threads_reset_placement(void);
 /* Create a thread of the given kind; -1 (and errno) if it could not. */
 int torture_thread_start(struct torture_thread *t, const char *kind, int id,
 			 void (*fn)(struct torture_thread *t));

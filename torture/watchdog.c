@@ -99,8 +99,8 @@ void torture_print_backtraces(struct torture_thread *threads, int n)
 		if (!t->bt)
 			t->bt = calloc(1, BT_BUF_LEN);
 		op = atomic_load(&t->op);
-		printf("%s-torture: backtrace of %s %d%s%s:\n", name, t->kind,
-		       t->id, op ? ", in " : "", op ? op : "");
+		printf("%s-%s: backtrace of %s %d%s%s:\n", name, torture_tag,
+		       t->kind, t->id, op ? ", in " : "", op ? op : "");
 		atomic_store(&t->bt_done, false);
 		if (!t->bt || pthread_kill(t->tid, BT_SIGNAL)) {
 			printf("    (could not signal the thread)\n");

@@ -43,12 +43,18 @@ static bool may_load_plugin(const uint8_t *data, size_t size)
 /* Resolve cfg unless that could load a plugin; check any message. */
 static void resolve(struct rcut_config *cfg, const uint8_t *data, size_t size)
 {
-	const struct rcut_flavor *flavor;
+	const struct rcut_flavor *flavor, *list[RCUT_MAX_SWEEP];
 	char err[512];
+	int n;
 
-	if (cfg->action == RCUT_ACTION_RUN && !may_load_plugin(data, size) &&
-	    rcut_options_resolve(cfg, &flavor, err, sizeof(err)))
+	if (cfg->action != RCUT_ACTION_RUN || may_load_plugin(data, size))
+		return;
+	if (cfg->test == RCUT_TEST_REF) {
+		if (rcut_options_resolve_ref(cfg, list, &n, err, sizeof(err)))
+			check_message(err);
+	} else if (rcut_options_resolve(cfg, &flavor, err, sizeof(err))) {
 		check_message(err);
+	}
 }
 
 /* The input as a scenario file's text. */
@@ -74,8 +80,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text, *argv[MAX_ARGS + 2], err[512];
 	const char *end = (const char *)data + size;
+	long values[RCUT_MAX_SWEEP];
 	struct rcut_config cfg;
-	int argc = 1;
+	int argc = 1, n;
 	uint64_t u;
 	long l;
 	bool b;
@@ -112,6 +119,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)rcut_parse_long(argv[i], -5, 5, &l);
 		(void)rcut_parse_u64(argv[i], &u);
 		(void)rcut_parse_bool(argv[i], &b);
+		(void)rcut_parse_long_list(argv[i], 1, 9, values,
+					   RCUT_MAX_SWEEP, &n);
 	}
 	rcut_config_release(&cfg);
 	free(text);

@@ -1,7 +1,7 @@
 # Integration tests: bad input exits 2 with one line, before any thread.
 
 t_bad_negative_count() {
-	bad_input "--nreaders: '-1' is not valid; expected an integer from 1 to 4096" --nreaders -1
+	bad_input "--nreaders: '-1' is not valid; expected an integer from 0 to 4096" --nreaders -1
 	bad_input "--nfakewriters" --nfakewriters -4
 }
 
@@ -40,4 +40,27 @@ t_help_version_list() {
 	expect_out '^memb '
 	expect_out '^busted '
 	expect_out '^ +aliases: urcu-memb urcu$'
+}
+
+t_bad_test_options() {
+	bad_input "--test: 'rcuscale' is not valid; expected torture, scale or ref" --test rcuscale
+	bad_input "--nwriters: only for --test scale, not --test torture" --nwriters 2
+	bad_input "--loops: only for --test ref, not --test scale" --test scale --loops 5
+	bad_input "--nfakewriters: only for --test torture, not --test ref" --test ref --nfakewriters 1
+	bad_input "--duration: only for --test torture or scale, not --test ref" --test ref --duration 5
+	bad_input "--pd-busy-wait: needs --pd-test" --test scale --pd-busy-wait 1ms
+	bad_input "--pd-busy-wait: must be below --stall-timeout" --test scale --pd-test --pd-busy-wait 20s
+	bad_input "--pd-busy-wait: '0' is out of range" --test scale --pd-test --pd-busy-wait 0
+	bad_input "--gp-async-max: needs --gp-async" --test scale --gp-async-max 10
+	bad_input "--test scale times one primitive" --test scale --gp-exp --gp-async
+	bad_input "--gp-cond: only for --test torture" --test scale --gp-cond
+	bad_input "--min-samples: '0' is not valid; expected an integer from 1 to 1000000" --test scale --min-samples 0
+	bad_input "--nreaders: '0' is not valid for --test torture" --nreaders 0
+	bad_input "--flavor: 'memb,qsbr': a list of flavors is only for --test ref" --flavor memb,qsbr
+	bad_input "--flavor: 'rwlock' is a baseline of --test ref, not a flavor" --test scale --flavor rwlock
+	bad_input "--flavor: unknown flavor 'nosuch'; expected a comma-separated list" --test ref --flavor memb,nosuch
+	bad_input "--threads: '1,,2' is not valid" --test ref --threads 1,,2
+	bad_input "--threads: --nreaders also sets the reader count" --test ref --threads 1,2 --nreaders 2
+	bad_input "--readdelay: '-1' is not valid" --test ref --readdelay -1
+	bad_input "parameter for flavor 'qsbr', which --flavor does not list" --test ref --flavor memb qsbr.x=1
 }

@@ -150,6 +150,100 @@ static void gp_and_callback_options(void **state)
 	assert_parse_error("--read-exit-delay", "--read-exit-delay", "later");
 }
 
+static void scale_and_ref_options(void **state)
+{
+	struct rcut_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, NULL), 0);
+	assert_int_equal(c.test, RCUT_TEST_TORTURE);
+	assert_int_equal(c.scale.nwriters, 1);
+	assert_true(c.scale.holdoff_ns == NSEC_PER_SEC);
+	assert_int_equal(c.scale.gp_async_max, 1000);
+	assert_int_equal(c.scale.min_samples, 100);
+	assert_true(c.scale.pd_busy_wait_ns == 5 * NSEC_PER_MSEC);
+	assert_int_equal(c.ref.loops, 10000);
+	assert_int_equal(c.ref.nruns, 30);
+	assert_int_equal(c.ref.nthreads, 0);
+
+	assert_int_equal(parse(&c, "--test", "scale", "--nwriters", "3",
+			       "--holdoff", "0", "--gp-async", "--gp-async-max",
+			       "10", "--writer-holdoff", "1ms", "--min-samples",
+			       "7", "--pd-test", "--pd-busy-wait", "2ms",
+			       "--pd-resched", "--nreaders", "0", NULL),
+			 0);
+	assert_int_equal(c.test, RCUT_TEST_SCALE);
+	assert_int_equal(c.scale.nwriters, 3);
+	assert_true(c.scale.holdoff_ns == 0);
+	assert_int_equal(c.gp_mask, 1u << RCUT_GP_NORMAL);
+	assert_int_equal(c.scale.gp_async_max, 10);
+	assert_true(c.scale.writer_holdoff_ns == NSEC_PER_MSEC);
+	assert_int_equal(c.scale.min_samples, 7);
+	assert_true(c.scale.pd_test && c.scale.pd_resched);
+	assert_true(c.scale.pd_busy_wait_ns == 2 * NSEC_PER_MSEC);
+	assert_int_equal(c.nreaders, 0);
+
+	assert_int_equal(parse(&c, "rcutorture.test=ref", "--flavor",
+			       "memb,rwlock", "--loops", "5", "--nruns", "2",
+			       "--readdelay", "100", "--ref-baselines",
+			       "--threads", "1,2,4", NULL),
+			 0);
+	assert_int_equal(c.test, RCUT_TEST_REF);
+	assert_int_equal(c.ref.loops, 5);
+	assert_int_equal(c.ref.nruns, 2);
+	assert_int_equal(c.ref.readdelay_ns, 100);
+	assert_true(c.ref.baselines);
+	assert_int_equal(c.ref.nthreads, 3);
+	assert_int_equal(c.ref.threads[2], 4);
+}
+
+/* An option for another test is an error, whatever the order. */
+static void options_of_another_test(void **state)
+{
+	(void)state;
+	assert_parse_error("--loops: only for --test ref, not --test torture",
+			   "--loops", "5");
+	assert_parse_error("--nwriters: only for --test scale, not --test ref",
+			   "--nwriters", "2", "--test", "ref");
+	assert_parse_error(
+		"--stutter: only for --test torture, not --test scale",
+		"--test", "scale", "--stutter", "1s");
+	assert_parse_error("--duration: only for --test torture or scale",
+			   "--test", "ref", "rcutorture.shutdown_secs=3");
+	assert_parse_error("--pd-resched: needs --pd-test", "--test", "scale",
+			   "--pd-resched");
+	assert_parse_error("times one primitive", "--test", "scale",
+			   "--gp-sync", "--gp-exp");
+	assert_parse_error("a list of flavors is only for --test ref", "--test",
+			   "scale", "--flavor", "memb,mb");
+}
+
+static void ref_flavor_lists(void **state)
+{
+	const struct rcut_flavor *f[RCUT_MAX_SWEEP];
+	struct rcut_config c;
+	int n;
+
+	(void)state;
+	assert_int_equal(parse(&c, "--test", "ref", "--flavor",
+			       "qsbr,mutex,urcu", "--ref-baselines", NULL),
+			 0);
+	assert_int_equal(rcut_options_resolve_ref(&c, f, &n, err, sizeof(err)),
+			 0);
+	/* Listed first, aliases resolved, each baseline once. */
+	assert_int_equal(n, 6);
+	assert_string_equal(f[0]->name, "qsbr");
+	assert_string_equal(f[1]->name, "mutex");
+	assert_string_equal(f[2]->name, "memb");
+	assert_string_equal(f[3]->name, "none");
+	assert_string_equal(f[5]->name, "rwlock");
+	assert_int_equal(parse(&c, "--test", "ref", "--flavor", "memb,", NULL),
+			 0);
+	assert_int_equal(rcut_options_resolve_ref(&c, f, &n, err, sizeof(err)),
+			 2);
+	assert_non_null(strstr(err, "empty or overlong entry"));
+}
+
 static void flavor_parameters_are_collected(void **state)
 {
 	struct rcut_config c;
@@ -388,6 +482,9 @@ int main(void)
 		cmocka_unit_test(long_options),
 		cmocka_unit_test(kernel_style_parameters),
 		cmocka_unit_test(flavor_parameters_are_collected),
+		cmocka_unit_test(scale_and_ref_options),
+		cmocka_unit_test(options_of_another_test),
+		cmocka_unit_test(ref_flavor_lists),
 		cmocka_unit_test(gp_and_callback_options),
 		cmocka_unit_test(actions),
 		cmocka_unit_test(bad_counts),

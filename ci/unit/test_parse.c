@@ -98,6 +98,28 @@ static void longs_in_range(void **state)
 			 -1);
 }
 
+static void long_lists(void **state)
+{
+	long v[4];
+	int n;
+
+	(void)state;
+	assert_int_equal(rcut_parse_long_list("1,2,4", 1, 4096, v, 4, &n), 0);
+	assert_int_equal(n, 3);
+	assert_true(v[0] == 1 && v[1] == 2 && v[2] == 4);
+	assert_int_equal(rcut_parse_long_list("16", 1, 4096, v, 4, &n), 0);
+	assert_true(n == 1 && v[0] == 16);
+	assert_int_equal(rcut_parse_long_list("1,2,3,4", 1, 9, v, 4, &n), 0);
+	assert_int_equal(rcut_parse_long_list("1,2,3,4,5", 1, 9, v, 4, &n), -1);
+	assert_int_equal(rcut_parse_long_list("", 1, 9, v, 4, &n), -1);
+	assert_int_equal(rcut_parse_long_list("1,,2", 1, 9, v, 4, &n), -1);
+	assert_int_equal(rcut_parse_long_list("1,", 1, 9, v, 4, &n), -1);
+	assert_int_equal(rcut_parse_long_list(",1", 1, 9, v, 4, &n), -1);
+	assert_int_equal(rcut_parse_long_list("0,1", 1, 9, v, 4, &n), -1);
+	assert_int_equal(rcut_parse_long_list("1, 2", 1, 9, v, 4, &n), -1);
+	assert_int_equal(rcut_parse_long_list("1,x", 1, 9, v, 4, &n), -1);
+}
+
 static void seeds(void **state)
 {
 	uint64_t v;
@@ -154,6 +176,7 @@ int main(void)
 		cmocka_unit_test(bad_durations),
 		cmocka_unit_test(duration_limit),
 		cmocka_unit_test(longs_in_range),
+		cmocka_unit_test(long_lists),
 		cmocka_unit_test(seeds),
 		cmocka_unit_test(booleans),
 		cmocka_unit_test(duration_format_round_trips),

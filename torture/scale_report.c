@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The scale test's report.  First the lines the kernel's rcuscale prints
+ * (with --verbose every sample as "writer-duration", then each writer's
+ * count and the start/end/gps/batches line), which the kernel's
+ * kvm-recheck-rcuscale.sh reads unchanged; then what that script prints
+ * from them (histogram, average, minimum, percentiles, maximum, grace
+ * periods and batches), computed the same way; then the updater's CPU
+ * time per grace period.
+ */
+#include "scale.h"
+
+#include "../cmd/parse.h"
+#include "../report/percentile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void scale_print_params(const char *what)
+{
+	const struct rcut_config *c = torture_cfg;
+	const struct rcut_scale_config *sc = &c->scale;
+	char d[5][32];
+
+	rcut_format_duration(sc->holdoff_ns, d[0], sizeof(d[0]));
+	rcut_format_duration(c->duration_ns, d[1], sizeof(d[1]));
+	rcut_format_duration(sc->writer_holdoff_ns, d[2], sizeof(d[2]));
+	rcut_format_duration(sc->pd_busy_wait_ns, d[3], sizeof(d[3]));
+	rcut_format_duration(c->stall_timeout_ns, d[4], sizeof(d[4]));
+	printf("%s-scale:--- %s: gp_async=%d gp_async_max=%ld gp_exp=%d holdoff=%s minruntime=%s min_samples=%ld nreaders=%ld nwriters=%d writer_holdoff=%s pd_test=%d pd_busy_wait=%s pd_resched=%d call_rcu=%s cpus=%d pin=%s stall_timeout=%s seed=%llu",
+	       torture_flavor->name, what, c->gp_mask == 1u << RCUT_GP_NORMAL,
+	       sc->gp_async_max, c->gp_mask == 1u << RCUT_GP_EXP, d[0], d[1],
+	       sc->min_samples, scale_nreaders, scale_nwriters, d[2],
+	       sc->pd_test, d[3], sc->pd_resched,
+	       rcut_call_mode_names[c->call_mode], rcut_nr_cpus(),
+	       rcut_pin_names[c->pin], d[4], (unsigned long long)c->seed);
+	for (int i = 0; i < c->nparams; i++)
+		printf(" %s", c->params[i]);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* Every kept sample, writer by writer; --verbose prints each. */
+static uint64_t *collect(size_t *n)
+{
+	const char *name = torture_flavor->name;
+	uint64_t *all;
+
+	*n = 0;
+	for (int i = 0; i < scale_nwriters; i++)
+		*n += scale_samples_kept(&scale_writers[i].samples);
+	all = malloc((*n ? *n : 1) * sizeof(*all));
+	if (!all)
+		return NULL;
+	*n = 0;
+	for (int i = 0; i < scale_nwriters; i++) {
+		const struct scale_samples *s = &scale_writers[i].samples;
+		size_t kept = scale_samples_kept(s);
+
+		for (size_t k = 0; k < kept; k++) {
+			all[*n] = atomic_load(&s->ns[k]);
+			if (torture_cfg->verbose > 1)
+				printf("%s-scale: %4d writer-duration: %5zu %llu\n",
+				       name, i, k, (unsigned long long)all[*n]);
+			(*n)++;
+		}
+	}
+	return all;
+}
+
+/* The kernel's per-writer and whole-run lines; returns the GP count. */
+static uint64_t print_counts(const struct scale_result *r, size_t kept)
+{
+	const char *name = torture_flavor->name;
+	uint64_t gps = 0, discarded = 0;
+
+	for (int i = 0; i < scale_nwriters; i++) {
+		const struct scale_samples *s = &scale_writers[i].samples;
+
+		printf("%s-scale: writer %d gps: %llu\n", name, i,
+		       (unsigned long long)atomic_load(&s->seen));
+		gps += atomic_load(&s->seen);
+		discarded += atomic_load(&s->discarded);
+	}
+	printf("%s-scale: start: %llu end: %llu duration: %llu gps: %llu batches: %lu\n",
+	       name, (unsigned long long)r->start_ns,
+	       (unsigned long long)r->end_ns,
+	       (unsigned long long)(r->end_ns - r->start_ns),
+	       (unsigned long long)gps, r->batches);
+	printf("%s-scale: discarded %llu grace periods in flight at the stop\n",
+	       name, (unsigned long long)discarded);
+	if (kept < gps)
+		printf("%s-scale: the durations below are a uniform random sample of %zu of the %llu grace periods\n",
+		       name, kept, (unsigned long long)gps);
+	if (r->interrupted)
+		printf("%s-scale: interrupted before every writer had --min-samples %ld grace periods and --duration had passed\n",
+		       name, torture_cfg->scale.min_samples);
+	return gps;
+}
+
+/* Writers' CPU plus the flavor's threads', over the window, per GP. */
+static void print_cpu(const struct scale_result *r)
+{
+	const char *name = torture_flavor->name;
+	uint64_t writer_ns = 0, started = 0;
+	char a[32], b[32], c[32];
+
+	for (int i = 0; i < scale_nwriters; i++) {
+		writer_ns += scale_writers[i].cpu_ns;
+		started += scale_writers[i].gps;
+	}
+	printf("%s-scale: Writer CPU time: %.3f us for %llu grace periods started\n",
+	       name, (double)writer_ns / 1e3, (unsigned long long)started);
+	printf("%s-scale: Grace-period worker CPU time: %.3f us (%d threads of the flavor)\n",
+	       name, (double)r->worker_cpu_ns / 1e3, r->nworkers);
+	if (!started)
+		return;
+	printf("Updater CPU time per grace period: %s microseconds (writers %s, flavor threads %s)\n",
+	       rcut_awk_number((double)(writer_ns + r->worker_cpu_ns) / 1e3 /
+				       (double)started,
+			       a, sizeof(a)),
+	       rcut_awk_number((double)writer_ns / 1e3 / (double)started, b,
+			       sizeof(b)),
+	       rcut_awk_number((double)r->worker_cpu_ns / 1e3 / (double)started,
+			       c, sizeof(c)));
+}
+
+void scale_report(const struct scale_result *r)
+{
+	struct rcut_gp_summary s;
+	size_t n;
+	uint64_t *all = collect(&n), gps;
+	char ratio[32];
+
+	gps = print_counts(r, n);
+	if (n && all && rcut_gp_summarize(all, n, &s) == 0) {
+		rcut_gp_summary_print(stdout, &s);
+		rcut_gp_summary_free(&s);
+	} else {
+		printf("No rcuscale records found???\n");
+	}
+	free(all);
+	if (torture_flavor->get_gp_seq && r->batches)
+		printf("Grace periods: %llu Batches: %lu Ratio: %s\n",
+		       (unsigned long long)gps, r->batches,
+		       rcut_awk_number((double)gps / (double)r->batches, ratio,
+				       sizeof(ratio)));
+	else
+		printf("Grace periods: %llu Batches: %lu\n",
+		       (unsigned long long)gps, r->batches);
+	print_cpu(r);
+}
