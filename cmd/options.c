@@ -253,7 +253,7 @@ struct parse_ctx {
 	char *err;
 	size_t errlen;
 	bool failed;
-	bool in_scenario; /* parsing a line of a scenario file */
+	bool in_scenario;     /* parsing a line of a scenario file */
 	bool given[OPT_KEYS]; /* options that appeared, by key */
 };
 

@@ -17,8 +17,8 @@ struct rcut_scenario; /* cmd/scenario.h */
 /* --test: which test the run does. */
 enum rcut_test {
 	RCUT_TEST_TORTURE, /* rcutorture: find RCU bugs */
-	RCUT_TEST_SCALE, /* rcuscale: grace-period latency and cost */
-	RCUT_TEST_REF, /* refscale: read-side cost */
+	RCUT_TEST_SCALE,   /* rcuscale: grace-period latency and cost */
+	RCUT_TEST_REF,	   /* refscale: read-side cost */
 };
 
 /* Grace-period primitives the writer and fake writers choose among. */

@@ -28,8 +28,9 @@ struct sim_cpu {
 	_Atomic int state;
 	_Atomic int nthreads;	  /* torture threads currently on it */
 	_Atomic long pending_cbs; /* harness callbacks posted here, pending */
-	int pu;			  /* OS index of its PU */
-	hwloc_bitmap_t set;	  /* that PU, for binding */
+	_Atomic uint64_t last_post_ns; /* when one was last posted here */
+	int pu;			       /* OS index of its PU */
+	hwloc_bitmap_t set;	       /* that PU, for binding */
 } __attribute__((aligned(64)));
 
 static hwloc_topology_t topo;
@@ -136,6 +137,7 @@ int torture_cpus_init(char *err, size_t len)
 		atomic_init(&cpus[i].state, CPU_ONLINE);
 		atomic_init(&cpus[i].nthreads, 0);
 		atomic_init(&cpus[i].pending_cbs, 0);
+		atomic_init(&cpus[i].last_post_ns, 0);
 		cpus[i].pu = pu_order[i % npus];
 		cpus[i].set = hwloc_bitmap_alloc();
 		if (!cpus[i].set) {
@@ -349,20 +351,33 @@ int torture_cpu_online(int cpu)
 void torture_cpu_callback_posted(int cpu, int delta)
 {
 	atomic_fetch_add_explicit(&cpus[cpu].pending_cbs, delta, relaxed);
+	if (delta > 0)
+		atomic_store_explicit(&cpus[cpu].last_post_ns, torture_now_ns(),
+				      relaxed);
 }
 
+/*
+ * The online CPU whose pending callbacks were posted most recently: the
+ * likeliest to hold callbacks the flavor has not even started on.
+ */
 int torture_cpu_with_pending_callbacks(struct torture_rand *r)
 {
-	int start = (int)(torture_random(r) % (uint64_t)ncpus);
+	int start = (int)(torture_random(r) % (uint64_t)ncpus), best = -1;
+	uint64_t best_ns = 0;
 
 	for (int i = 0; i < ncpus; i++) {
 		int cpu = (start + i) % ncpus;
+		uint64_t t =
+			atomic_load_explicit(&cpus[cpu].last_post_ns, relaxed);
 
 		if (atomic_load(&cpus[cpu].state) == CPU_ONLINE &&
-		    atomic_load_explicit(&cpus[cpu].pending_cbs, relaxed) > 0)
-			return cpu;
+		    atomic_load_explicit(&cpus[cpu].pending_cbs, relaxed) > 0 &&
+		    (best < 0 || t > best_ns)) {
+			best = cpu;
+			best_ns = t;
+		}
 	}
-	return -1;
+	return best;
 }
 
 void torture_cpu_set_idle(int cpu)

@@ -147,8 +147,8 @@ static int start_threads(void)
 	nthreads = 0;
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
 		nthreads += (int)kinds[k].count;
-	/* One spare slot for the final-barrier thread. */
-	threads = calloc((size_t)nthreads + 1, sizeof(*threads));
+	/* Spare slots for the final-barrier and final-gp threads. */
+	threads = calloc((size_t)nthreads + 2, sizeof(*threads));
 	torture_readers =
 		calloc((size_t)torture_nreaders, sizeof(*torture_readers));
 	if (!threads || !torture_readers ||
@@ -190,26 +190,53 @@ static const char *const end_of_test[] = {
 };
 static void print_first_failure(void);
 
+static atomic_bool final_done;
+
+/*
+ * While the final barrier waits, keep grace periods coming: a flavor
+ * whose callbacks only advance inside synchronize calls (PRCU's RFC) has
+ * no other caller left.
+ */
+static void final_gp(struct torture_thread *t)
+{
+	(void)t;
+	while (!atomic_load(&final_done)) {
+		torture_op_begin("final synchronize");
+		torture_flavor->synchronize();
+		torture_op_end();
+		torture_nap_ns(1000000);
+	}
+}
+
+/* Start a thread of the final phase in a spare slot of the table. */
+static int start_final_thread(const char *kind,
+			      void (*fn)(struct torture_thread *t))
+{
+	if (torture_thread_start(&threads[nthreads], kind, 0, fn)) {
+		fprintf(stderr, "rcutorture: cannot create the %s thread: %s\n",
+			kind, strerror(errno));
+		return -1;
+	}
+	nthreads++;
+	return 0;
+}
+
 /* The final barrier, a torture thread so the watchdog covers it too. */
 static void final_barrier(struct torture_thread *t)
 {
 	const struct rcut_flavor *f = torture_flavor;
-
-	(void)t;
 	uint64_t deadline;
 
 	(void)t;
 	/* Aging callbacks re-post themselves: one barrier per stage. */
 	for (int i = 0; i <= RCUT_PIPE_LEN && torture_cbs_in_flight() > 0;
 	     i++) {
-		/* A grace period too: some flavors need callers to drive them. */
-		torture_op_begin("final synchronize and barrier");
-		f->synchronize();
+		torture_op_begin("final barrier");
 		f->barrier();
 		torture_op_end();
 	}
 	if (torture_cbs_in_flight() <= 0)
-		return;
+		goto out;
 	/*
 	 * A barrier that returned early: give stragglers a moment, so that
 	 * only callbacks that never come are reported lost.
@@ -219,6 +246,8 @@ static void final_barrier(struct torture_thread *t)
 	deadline = torture_now_ns() + STRAGGLER_WAIT_NS;
 	while (torture_cbs_in_flight() > 0 && torture_now_ns() < deadline)
 		torture_nap_ns(1000000);
+out:
+	atomic_store(&final_done, true);
 }
 
 /* --json: the document, from the final snapshot and the verdict. */
@@ -484,18 +513,23 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 	signal(SIGTERM, torture_second_signal);
 	pthread_sigmask(SIG_UNBLOCK, &sigs, NULL);
 
-	wait_for_threads();
-	if (f->barrier && torture_cbs_in_flight() > 0) {
-		if (torture_thread_start(&threads[nthreads], "final-barrier", 0,
-					 final_barrier)) {
-			fprintf(stderr,
-				"rcutorture: cannot create the final-barrier thread: %s\n",
-				strerror(errno));
-			return RCUT_EXIT_INTERNAL;
-		}
-		nthreads++;
+	/*
+	 * Grace periods keep coming during the shutdown: threads blocked in
+	 * a barrier or a poll of a flavor that only advances inside
+	 * synchronize calls (PRCU's RFC) must be able to finish.
+	 */
+	if (start_final_thread("final-gp", final_gp)) {
+		atomic_store(&final_done, true);
 		wait_for_threads();
+		return RCUT_EXIT_INTERNAL;
 	}
+	if (f->barrier && torture_cbs_in_flight() > 0 &&
+	    start_final_thread("final-barrier", final_barrier) == 0) {
+		/* final_barrier() ends final-gp once done. */
+	} else {
+		atomic_store(&final_done, true);
+	}
+	wait_for_threads();
 	status = final_report(false, true);
 	if (f->cleanup)
 		f->cleanup();
