@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define POST_SPREAD_NS 50000000ULL /* posters post within 50 ms */
+
 static struct torture_cb *barrier_cbs;
 static _Atomic long phase; /* bumped by the driver to start a phase */
 static _Atomic long posted, invoked;
@@ -42,6 +44,13 @@ void torture_barrier_poster(struct torture_thread *t)
 			continue;
 		}
 		seen = p;
+		/*
+		 * Post at a random moment of the phase (the kernel posts at
+		 * once), so callbacks meet CPU offline at every stage.
+		 */
+		torture_sleep_ns(torture_random(&t->rand) % POST_SPREAD_NS);
+		if (torture_must_stop())
+			break;
 		torture_cpu_checkpoint();
 		torture_cb_post(&barrier_cbs[t->id], "barrier", barrier_cb);
 		atomic_fetch_add(&posted, 1);

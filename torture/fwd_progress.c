@@ -33,7 +33,8 @@ struct flood {
 	pthread_mutex_t lock;
 	struct flood_cb *laundered; /* invoked, ready to re-post */
 	struct flood_cb *all;	    /* every allocated one, to free */
-	_Atomic long outstanding;
+	_Atomic long outstanding; /* posted, not yet invoked (n_max_cbs) */
+	_Atomic long busy; /* posted, invocation not yet finished (teardown) */
 	long allocated; /* never more than --cbflood-max */
 	_Atomic uint64_t hist[HIST_BUCKETS];
 };
@@ -45,12 +46,13 @@ static void flood_cb_invoked(struct torture_cb *cb)
 	uint64_t b = (torture_now_ns() - fl->start_ns) / HIST_BUCKET_NS;
 
 	atomic_fetch_add(&fl->hist[b < HIST_BUCKETS ? b : HIST_BUCKETS - 1], 1);
+	atomic_fetch_sub(&fl->outstanding, 1);
 	pthread_mutex_lock(&fl->lock);
 	fcb->next = fl->laundered;
 	fl->laundered = fcb;
 	pthread_mutex_unlock(&fl->lock);
 	/* Last: once zero, the flood may free everything, fl included. */
-	atomic_fetch_sub(&fl->outstanding, 1);
+	atomic_fetch_sub(&fl->busy, 1);
 }
 
 /* A callback to post: a laundered one if any, else a new one if allowed. */
@@ -138,6 +140,7 @@ static void run_flood(struct torture_thread *t)
 			continue;
 		}
 		torture_cpu_checkpoint();
+		atomic_fetch_add(&fl.busy, 1);
 		out = atomic_fetch_add(&fl.outstanding, 1) + 1;
 		if (out > max_out)
 			max_out = out;
@@ -147,9 +150,9 @@ static void run_flood(struct torture_thread *t)
 	flood_ns = torture_now_ns() - fl.start_ns;
 	barrier_start = torture_now_ns();
 	torture_op_begin("barrier (callback flood)");
-	while (atomic_load(&fl.outstanding) > 0) {
+	while (atomic_load(&fl.busy) > 0) {
 		torture_flavor->barrier();
-		if (atomic_load(&fl.outstanding) > 0)
+		if (atomic_load(&fl.busy) > 0)
 			torture_nap_ns(
 				1000000); /* a barrier that returned early */
 	}

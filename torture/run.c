@@ -241,7 +241,7 @@ static void final_barrier(struct torture_thread *t)
 	 * A barrier that returned early: give stragglers a moment, so that
 	 * only callbacks that never come are reported lost.
 	 */
-	printf("%s-torture: !!! the final barriers returned with %lld callbacks outstanding\n",
+	printf("%s-torture: note: the final barriers returned with %lld callbacks outstanding\n",
 	       f->name, (long long)torture_cbs_in_flight());
 	deadline = torture_now_ns() + STRAGGLER_WAIT_NS;
 	while (torture_cbs_in_flight() > 0 && torture_now_ns() < deadline)
