@@ -73,5 +73,13 @@ void rcut_report_rates(FILE *out, const char *flavor,
 		"%s-torture: CPUs: thread migrations: %llu callback floods: %llu\n",
 		flavor, (unsigned long long)s->migrations,
 		(unsigned long long)s->floods);
+	if (s->barrier_attempts)
+		fprintf(out,
+			"%s-torture: Barrier test latency: mean %.1f us max %.1f us over %llu barriers\n",
+			flavor,
+			(double)s->barrier_ns_sum / 1e3 /
+				(double)s->barrier_attempts,
+			(double)s->barrier_ns_max / 1e3,
+			(unsigned long long)s->barrier_attempts);
 	fflush(out);
 }

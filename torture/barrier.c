@@ -75,6 +75,7 @@ void torture_barrier_driver(struct torture_thread *t)
 
 	(void)t;
 	while (!torture_must_stop()) {
+		uint64_t start, took;
 		long ran;
 
 		torture_stutter_wait();
@@ -84,9 +85,14 @@ void torture_barrier_driver(struct torture_thread *t)
 		if (!wait_for_posters(n))
 			break;
 		counter_inc(&torture_counters.barrier_attempts);
+		start = torture_now_ns();
 		torture_op_begin("barrier (barrier test)");
 		f->barrier();
 		torture_op_end();
+		took = torture_now_ns() - start;
+		atomic_fetch_add(&torture_counters.barrier_ns_sum, took);
+		if (took > atomic_load(&torture_counters.barrier_ns_max))
+			atomic_store(&torture_counters.barrier_ns_max, took);
 		ran = atomic_load(&invoked);
 		if (ran != n) {
 			counter_inc(&torture_counters.rtbe);

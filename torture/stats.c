@@ -48,6 +48,8 @@ void torture_snapshot(struct rcut_snapshot *s, struct torture_thread *threads,
 	s->rtbe = LOAD(c->rtbe);
 	s->barrier_ok = LOAD(c->barrier_ok);
 	s->barrier_attempts = LOAD(c->barrier_attempts);
+	s->barrier_ns_sum = LOAD(c->barrier_ns_sum);
+	s->barrier_ns_max = LOAD(c->barrier_ns_max);
 	s->barrier_errors = s->rtbe;
 	s->read_exits = LOAD(c->read_exits);
 	s->migrations = LOAD(c->migrations);

@@ -126,6 +126,7 @@ struct torture_counters {
 	_Atomic uint64_t ver, rta, rtaf, rtf, rtmbe;
 	_Atomic uint64_t mbchk_fail, mbchk_tries;
 	_Atomic uint64_t rtbe, barrier_ok, barrier_attempts;
+	_Atomic uint64_t barrier_ns_sum, barrier_ns_max; /* barrier test */
 	_Atomic uint64_t read_exits;
 	_Atomic uint64_t wcount[RCUT_HIST_LEN];
 	_Atomic uint64_t sync_gps; /* GP waits completed by the harness */
