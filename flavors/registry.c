@@ -22,6 +22,7 @@ const struct rcut_flavor_entry rcut_builtin_flavors[] = {
 	{ &rcut_flavor_qsbr, qsbr_aliases },
 	{ &rcut_flavor_bp, bp_aliases },
 	{ &rcut_flavor_prcu, NULL },
+	{ &rcut_flavor_srcu, NULL },
 	{ &rcut_flavor_busted, NULL },
 	{ &rcut_flavor_busted_cb, NULL },
 	{ &rcut_flavor_busted_barrier, NULL },

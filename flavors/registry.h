@@ -48,6 +48,7 @@ extern const struct rcut_flavor rcut_flavor_signal;
 extern const struct rcut_flavor rcut_flavor_qsbr;
 extern const struct rcut_flavor rcut_flavor_bp;
 extern const struct rcut_flavor rcut_flavor_prcu;
+extern const struct rcut_flavor rcut_flavor_srcu;
 extern const struct rcut_flavor rcut_flavor_busted;
 extern const struct rcut_flavor rcut_flavor_busted_cb;
 extern const struct rcut_flavor rcut_flavor_busted_barrier;

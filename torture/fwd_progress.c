@@ -33,9 +33,9 @@ struct flood {
 	pthread_mutex_t lock;
 	struct flood_cb *laundered; /* invoked, ready to re-post */
 	struct flood_cb *all;	    /* every allocated one, to free */
-	_Atomic long outstanding; /* posted, not yet invoked (n_max_cbs) */
+	_Atomic long outstanding;   /* posted, not yet invoked (n_max_cbs) */
 	_Atomic long busy; /* posted, invocation not yet finished (teardown) */
-	long allocated; /* never more than --cbflood-max */
+	long allocated;	   /* never more than --cbflood-max */
 	_Atomic uint64_t hist[HIST_BUCKETS];
 };
 
