@@ -5,6 +5,28 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+/*
+ * One "<flavor>-<tag>: !!! <prefix><message>" line, whole: the prefix is
+ * printf-formatted from the trailing arguments, the message from fmt/ap.
+ */
+static void alert(const char *fmt, va_list ap, const char *prefix, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void alert(const char *fmt, va_list ap, const char *prefix, ...)
+{
+	va_list pap;
+
+	flockfile(stdout);
+	printf("%s-%s: !!! ", torture_flavor->name, torture_tag);
+	va_start(pap, prefix);
+	vprintf(prefix, pap);
+	va_end(pap);
+	vprintf(fmt, ap);
+	putchar('\n');
+	funlockfile(stdout);
+	fflush(stdout);
+}
+
 static pthread_mutex_t failure_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool failed;
 static uint64_t first_ns;
@@ -21,15 +43,11 @@ void torture_failure(const char *check, const char *fmt, ...)
 		failed = true;
 		first_ns = torture_elapsed_ns();
 		first_check = check;
-		flockfile(stdout);
-		printf("%s-torture: !!! first failure at %.3f s: %s: ",
-		       torture_flavor->name, (double)first_ns / 1e9, check);
 		va_start(ap, fmt);
-		vprintf(fmt, ap);
+		alert(fmt, ap,
+		      "first failure at %.3f s: %s: ", (double)first_ns / 1e9,
+		      check);
 		va_end(ap);
-		putchar('\n');
-		funlockfile(stdout);
-		fflush(stdout);
 	}
 	pthread_mutex_unlock(&failure_lock);
 	if (torture_cfg->stop_on_failure)
@@ -56,15 +74,9 @@ void torture_internal_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	flockfile(stdout);
-	printf("%s-%s: !!! internal error: ", torture_flavor->name,
-	       torture_tag);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	alert(fmt, ap, "internal error: ");
 	va_end(ap);
-	putchar('\n');
-	funlockfile(stdout);
-	fflush(stdout);
 	atomic_store(&internal_error, true);
 	atomic_store(&torture_stopping, true);
 }

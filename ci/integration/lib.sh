@@ -81,3 +81,15 @@ jqr() { # file filter
 text_field() { # name
 	grep -o " $1: [0-9]*" "$OUT" | tail -n 1 | awk '{print $2}'
 }
+
+# Run the binary under test in the background, send it SIGINT after 1.5 s,
+# and wait for it: like run, for tests of what an interrupt leaves behind.
+run_interrupted() {
+	"$BIN" "$@" >"$OUT" 2>"$ERR" &
+	local pid=$!
+	sleep 1.5
+	kill -INT $pid
+	wait $pid
+	STATUS=$?
+	no_sanitizer_report
+}

@@ -30,14 +30,8 @@ t_plugin_example_succeeds() {
 
 t_plugin_run_stops_on_sigint_with_its_report() {
 	need_plugins
-	"$BIN" --flavor "$PLUGINS/librcutorture-example.so" --duration 60 --stat-interval 0 \
-		--json "$TEST_TMP/i.json" >"$OUT" 2>"$ERR" &
-	local pid=$!
-	sleep 1.5
-	kill -INT $pid
-	wait $pid
-	STATUS=$?
-	no_sanitizer_report
+	run_interrupted --flavor "$PLUGINS/librcutorture-example.so" --duration 60 \
+		--stat-interval 0 --json "$TEST_TMP/i.json"
 	expect_status 0
 	expect_out '^example-torture: SIGINT received, stopping$'
 	expect_out '^example-torture:--- End of test: SUCCESS: '

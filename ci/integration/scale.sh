@@ -108,13 +108,8 @@ t_scale_holdout_resched() {
 # The run is interrupted while a GP waits for a 5 s holdout section: that
 # GP ends after the stop, so it is discarded, never counted.
 t_scale_grace_period_in_flight_at_stop_is_discarded() {
-	"$BIN" --test scale --holdoff 0 --nreaders 0 --duration 60 --pd-test --pd-busy-wait 5s --verbose >"$OUT" 2>"$ERR" &
-	local pid=$!
-	sleep 1.5
-	kill -INT $pid
-	wait $pid
-	STATUS=$?
-	no_sanitizer_report
+	run_interrupted --test scale --holdoff 0 --nreaders 0 --duration 60 --pd-test \
+		--pd-busy-wait 5s --verbose
 	expect_status 0
 	expect_out '^memb-scale: SIGINT received, stopping$'
 	expect_out '^memb-scale: writer 0 gps: 0$'
