@@ -42,6 +42,7 @@ enum option_key {
 	OPT_PD_TEST,
 	OPT_PD_BUSY_WAIT,
 	OPT_PD_RESCHED,
+	OPT_PD_SLEEP,
 	/* --test ref */
 	OPT_LOOPS,
 	OPT_NRUNS,
@@ -211,6 +212,9 @@ static const struct argp_option options[] = {
 	{ "pd-resched", OPT_PD_RESCHED, NULL, 0,
 	  "Break the holdout reader's wait every 1 ms: leave and re-enter the section (QSBR: report a quiescent state)",
 	  0 },
+	{ "pd-sleep", OPT_PD_SLEEP, NULL, 0,
+	  "The holdout reader sleeps through its --pd-busy-wait instead of spinning: a reader blocked in its section (flavors whose readers may block)",
+	  0 },
 
 	{ NULL, 0, NULL, 0, "Ref test (--test ref):", 7 },
 	{ "loops", OPT_LOOPS, "N", 0,
@@ -219,7 +223,7 @@ static const struct argp_option options[] = {
 	{ "nruns", OPT_NRUNS, "N", 0,
 	  "Runs per flavor and reader count, 1 to 10000 (default: 30)", 0 },
 	{ "readdelay", OPT_READDELAY, "NS", 0,
-	  "Busy-wait this many nanoseconds inside each section, 0 to 10000000 (default: 0); nonzero goes through read_lock/read_unlock, not the inlined ref_loop",
+	  "Busy-wait this many nanoseconds inside each section, 0 to 10000000 (default: 0); nonzero goes through read_lock/read_unlock, not the inlined ref_loop.  --test scale: the load readers' sections",
 	  0 },
 	{ "ref-baselines", OPT_REF_BASELINES, NULL, 0,
 	  "Also measure every baseline: none (no protection), refcnt (atomic refcount), rwlock (pthread rwlock read side), mutex (pthread mutex)",
@@ -355,6 +359,9 @@ static int apply_test_option(struct parse_ctx *ctx, int key, const char *arg)
 		return 0;
 	case OPT_PD_RESCHED:
 		sc->pd_resched = true;
+		return 0;
+	case OPT_PD_SLEEP:
+		sc->pd_sleep = true;
 		return 0;
 	case OPT_LOOPS:
 		return parse_count(ctx, "loops", arg, 1, 1000000000,
@@ -680,9 +687,10 @@ static const struct {
 	{ OPT_PD_TEST, T_SCALE },
 	{ OPT_PD_BUSY_WAIT, T_SCALE },
 	{ OPT_PD_RESCHED, T_SCALE },
+	{ OPT_PD_SLEEP, T_SCALE },
 	{ OPT_LOOPS, T_REF },
 	{ OPT_NRUNS, T_REF },
-	{ OPT_READDELAY, T_REF },
+	{ OPT_READDELAY, T_REF | T_SCALE },
 	{ OPT_REF_BASELINES, T_REF },
 	{ OPT_THREADS, T_REF },
 };
@@ -745,11 +753,11 @@ static int check_scale(struct parse_ctx *ctx)
 			"--test scale times one primitive; expected at most one of --gp-sync, --gp-exp and --gp-async");
 	if (ctx->given[OPT_GP_ASYNC_MAX] && gp != 1u << RCUT_GP_NORMAL)
 		return fail(ctx, "--gp-async-max: needs --gp-async");
-	if (!sc->pd_test &&
-	    (ctx->given[OPT_PD_BUSY_WAIT] || ctx->given[OPT_PD_RESCHED]))
-		return fail(ctx, "--%s: needs --pd-test",
-			    ctx->given[OPT_PD_BUSY_WAIT] ? "pd-busy-wait" :
-							   "pd-resched");
+	if (!sc->pd_test)
+		for (int key = OPT_PD_BUSY_WAIT; key <= OPT_PD_SLEEP; key++)
+			if (ctx->given[key])
+				return fail(ctx, "--%s: needs --pd-test",
+					    option_name(key));
 	if (sc->pd_test && !sc->pd_resched &&
 	    sc->pd_busy_wait_ns >= cfg->stall_timeout_ns)
 		return fail(
@@ -951,6 +959,14 @@ static int resolve(const struct rcut_config *cfg,
 		return 2;
 	if (torture_gp_check(f, cfg->gp_mask, err, errlen))
 		return 2;
+	if (cfg->test == RCUT_TEST_SCALE && cfg->scale.pd_sleep &&
+	    !(f->caps & RCUT_CAP_READER_MAY_BLOCK)) {
+		snprintf(
+			err, errlen,
+			"--pd-sleep: flavor %s's readers may not block; expected a flavor with blocking-readers (see --list-flavors)",
+			f->name);
+		return 2;
+	}
 	if (cfg->n_barrier_cbs > 0 && !f->barrier) {
 		snprintf(err, errlen,
 			 "--n-barrier-cbs: flavor %s has no barrier to test",

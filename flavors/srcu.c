@@ -75,7 +75,19 @@ static struct rcut_head *cb_head, **cb_tail = &cb_head;
 static long cb_len;
 static pthread_t worker;
 static atomic_bool worker_stop;
-static atomic_ulong n_gps, n_nodelay, n_delayed;
+static atomic_ulong n_gps, n_nodelay, n_delayed, n_cbdelayed;
+/*
+ * Callbacks and synchronize() waiters see a completed grace period only
+ * once cb_seq reaches it: at its end, or cbdelay jiffies later (the
+ * kernel's srcu_gp_end() schedules callback invocation with that delay).
+ * Waiters and the idle worker sleep on condition variables.
+ */
+static atomic_ulong cb_seq;
+static unsigned long cb_pending_seq; /* worker only */
+static uint64_t cb_pending_at;	     /* ns; 0: none pending */
+static pthread_mutex_t wait_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t done_cond, work_cond; /* CLOCK_MONOTONIC */
+static atomic_bool worker_idle;
 
 #define NEXT(h) (*(struct rcut_head **)&(h)->flavor_priv[0])
 
@@ -93,11 +105,39 @@ static unsigned long jiffies(void)
 	       (unsigned long)ts.tv_nsec / (1000000000UL / (unsigned long)hz);
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* When jiffy j starts, ns on CLOCK_MONOTONIC (the inverse of jiffies()). */
+static uint64_t jiffy_start_ns(unsigned long j)
+{
+	return (uint64_t)(j / (unsigned long)hz) * 1000000000ULL +
+	       (uint64_t)(j % (unsigned long)hz) *
+		       (1000000000ULL / (unsigned long)hz);
+}
+
+static struct timespec to_timespec(uint64_t ns)
+{
+	return (struct timespec){ (time_t)(ns / 1000000000ULL),
+				  (long)(ns % 1000000000ULL) };
+}
+
+static void sleep_until_ns(uint64_t ns)
+{
+	struct timespec ts = to_timespec(ns);
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
+		;
+}
+
 static void sleep_ns(long ns)
 {
-	struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
-
-	nanosleep(&ts, NULL);
+	sleep_until_ns(now_ns() + (uint64_t)ns);
 }
 
 static void udelay(long us)
@@ -127,6 +167,12 @@ static unsigned long seq_snap(void)
 static bool seq_done(unsigned long s)
 {
 	return (long)(atomic_load(&gp_seq) - s) >= 0;
+}
+
+/* May callbacks and waiters of grace period s go? */
+static bool cb_done(unsigned long s)
+{
+	return (long)(atomic_load(&cb_seq) - s) >= 0;
 }
 
 static void seq_max(atomic_ulong *v, unsigned long s)
@@ -218,9 +264,38 @@ static void flip(void)
 	atomic_thread_fence(memory_order_seq_cst); /* D */
 }
 
-/* srcu_advance_state(): one step of the grace-period state machine. */
-static void advance_state(void)
+/*
+ * srcu_gp_end()'s callback delay, in jiffies, for the grace period
+ * ending now: the pre-2022 kernel used srcu_get_delay(), 282d and 640a
+ * !!srcu_get_delay() (so an expedited grace period older than a jiffy
+ * wakes its waiters a jiffy late), the final code none while an
+ * expedited grace period is wanted, else one.
+ */
+static unsigned long gp_end_cbdelay(void)
 {
+	bool exp = (long)(atomic_load(&gp_seq) -
+			  atomic_load(&gp_seq_needed_exp)) < 0;
+
+	switch (policy) {
+	case POLICY_V518:
+		return get_delay();
+	case POLICY_282D:
+	case POLICY_640A:
+		return !!get_delay();
+	default:
+		return !exp;
+	}
+}
+
+/*
+ * srcu_advance_state(): one step of the grace-period state machine.
+ * Returns true when a grace period ended; *cbdelay is then its callback
+ * delay in jiffies.
+ */
+static bool advance_state(unsigned long *cbdelay)
+{
+	bool ended = false;
+
 	unsigned long s, idx;
 
 	pthread_mutex_lock(&gp_mutex);
@@ -246,12 +321,15 @@ static void advance_state(void)
 		if (!try_check_zero(idx, 2))
 			break;
 		n_exp_nodelay = 0;
+		*cbdelay = gp_end_cbdelay();
 		atomic_thread_fence(memory_order_seq_cst);
 		atomic_store(&gp_seq, (s | 3) + 1); /* the next idle value */
 		atomic_fetch_add(&n_gps, 1);
+		ended = true;
 		break;
 	}
 	pthread_mutex_unlock(&gp_mutex);
+	return ended;
 }
 
 /* Run the callbacks whose grace period has completed, in order. */
@@ -263,7 +341,7 @@ static void invoke_ready(void)
 	pthread_mutex_lock(&cb_mutex);
 	list = cb_head;
 	end = &cb_head;
-	while (*end && seq_done(get_tag(*end))) {
+	while (*end && cb_done(get_tag(*end))) {
 		end = &NEXT(*end);
 		n++;
 	}
@@ -287,22 +365,97 @@ static void invoke_ready(void)
 	pthread_mutex_unlock(&cb_mutex);
 }
 
+/* Let callbacks and waiters of every grace period up to seq go. */
+static void release(unsigned long seq)
+{
+	seq_max(&cb_seq, seq);
+	pthread_mutex_lock(&wait_mutex);
+	pthread_cond_broadcast(&done_cond);
+	pthread_mutex_unlock(&wait_mutex);
+	invoke_ready();
+}
+
+/*
+ * A grace period ended: release it now or after cbdelay jiffies.  Like a
+ * delayed work item already queued, a pending release keeps its time and
+ * takes the newer grace period along.
+ */
+static void schedule_release(unsigned long seq, unsigned long cbdelay)
+{
+	if (!cbdelay) {
+		cb_pending_at = 0;
+		release(seq);
+		return;
+	}
+	atomic_fetch_add(&n_cbdelayed, 1);
+	cb_pending_seq = seq;
+	if (!cb_pending_at)
+		cb_pending_at = jiffy_start_ns(jiffies() + cbdelay);
+}
+
+static void release_if_due(void)
+{
+	if (cb_pending_at && now_ns() >= cb_pending_at) {
+		cb_pending_at = 0;
+		release(cb_pending_seq);
+	}
+}
+
+/* Sleep until ns, waking for a pending release on the way. */
+static void worker_sleep_until(uint64_t ns)
+{
+	for (;;) {
+		uint64_t until = cb_pending_at && cb_pending_at < ns ?
+					 cb_pending_at :
+					 ns;
+
+		sleep_until_ns(until);
+		release_if_due();
+		if (until == ns)
+			return;
+	}
+}
+
+static bool gp_wanted(void)
+{
+	unsigned long s = atomic_load(&gp_seq);
+
+	return seq_state(s) != STATE_IDLE ||
+	       (long)(s - atomic_load(&gp_seq_needed)) < 0;
+}
+
+/* Idle: wait for need() or the pending release (the work is not queued). */
+static void worker_idle_wait(void)
+{
+	pthread_mutex_lock(&wait_mutex);
+	atomic_store(&worker_idle, true);
+	while (!gp_wanted() && !atomic_load(&worker_stop)) {
+		struct timespec ts;
+
+		if (cb_pending_at && now_ns() >= cb_pending_at)
+			break;
+		ts = to_timespec(cb_pending_at ? cb_pending_at :
+						 now_ns() + 1000000000ULL);
+		pthread_cond_timedwait(&work_cond, &wait_mutex, &ts);
+	}
+	atomic_store(&worker_idle, false);
+	pthread_mutex_unlock(&wait_mutex);
+}
+
 /* process_srcu(): the worker, requeued after get_delay() jiffies. */
 static void *worker_main(void *arg)
 {
 	(void)arg;
 	while (!atomic_load(&worker_stop)) {
-		unsigned long d, j, s;
+		unsigned long d, j, cbdelay;
 
-		s = atomic_load(&gp_seq);
-		if (seq_state(s) == STATE_IDLE &&
-		    (long)(s - atomic_load(&gp_seq_needed)) >= 0) {
-			invoke_ready();
-			sleep_ns(100000); /* idle: look again in 100 us */
+		release_if_due();
+		if (!gp_wanted()) {
+			worker_idle_wait();
 			continue;
 		}
-		advance_state();
-		invoke_ready();
+		if (advance_state(&cbdelay))
+			schedule_release(atomic_load(&gp_seq), cbdelay);
 		d = get_delay();
 		j = jiffies();
 		if (d) {
@@ -314,29 +467,40 @@ static void *worker_main(void *arg)
 			resched_count = 1;
 			resched_jiffies = j;
 		}
+		if (!gp_wanted())
+			continue; /* done: the work is not requeued */
 		if (d) {
 			atomic_fetch_add(&n_delayed, 1);
-			sleep_ns(
-				(long)(d * (1000000000UL / (unsigned long)hz)));
+			worker_sleep_until(jiffy_start_ns(j + d));
 		} else {
 			atomic_fetch_add(&n_nodelay, 1);
 		}
 	}
+	if (cb_pending_at)
+		release(cb_pending_seq);
 	return NULL;
 }
 
 /* Ask for the grace period with sequence number s; exp: expedited. */
 static void need(unsigned long s, bool exp)
 {
-	seq_max(&gp_seq_needed, s);
 	if (exp)
 		seq_max(&gp_seq_needed_exp, s);
+	seq_max(&gp_seq_needed, s);
+	if (atomic_load(&worker_idle)) {
+		pthread_mutex_lock(&wait_mutex);
+		pthread_cond_signal(&work_cond);
+		pthread_mutex_unlock(&wait_mutex);
+	}
 }
 
+/* Sleep until grace period s has ended and been released to waiters. */
 static void wait_for(unsigned long s)
 {
-	while (!seq_done(s))
-		sleep_ns(20000);
+	pthread_mutex_lock(&wait_mutex);
+	while (!cb_done(s))
+		pthread_cond_wait(&done_cond, &wait_mutex);
+	pthread_mutex_unlock(&wait_mutex);
 }
 
 static void srcu_synchronize(void)
@@ -467,6 +631,19 @@ static void apply_policy(void)
 		retry_check_delay = 5;
 }
 
+static int init_monotonic_cond(pthread_cond_t *c)
+{
+	pthread_condattr_t a;
+	int err = pthread_condattr_init(&a);
+
+	if (!err)
+		err = pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	if (!err)
+		err = pthread_cond_init(c, &a);
+	pthread_condattr_destroy(&a);
+	return err;
+}
+
 static int srcu_init(void)
 {
 	apply_policy();
@@ -479,14 +656,23 @@ static int srcu_init(void)
 			atomic_init(&cpus[i].lock_count[k], 0);
 			atomic_init(&cpus[i].unlock_count[k], 0);
 		}
+	atomic_store(&cb_seq, atomic_load(&gp_seq));
+	cb_pending_at = 0;
+	if (init_monotonic_cond(&done_cond) || init_monotonic_cond(&work_cond))
+		return -1;
 	atomic_store(&worker_stop, false);
 	return pthread_create(&worker, NULL, worker_main, NULL) ? -1 : 0;
 }
 
 static void srcu_cleanup(void)
 {
+	pthread_mutex_lock(&wait_mutex);
 	atomic_store(&worker_stop, true);
+	pthread_cond_signal(&work_cond);
+	pthread_mutex_unlock(&wait_mutex);
 	pthread_join(worker, NULL);
+	pthread_cond_destroy(&done_cond);
+	pthread_cond_destroy(&work_cond);
 }
 
 /* Like the kernel's SRCU stats line: per-CPU counts of both indexes. */
@@ -495,12 +681,13 @@ static void srcu_stats(FILE *out)
 	unsigned long idx = atomic_load(&srcu_idx) & 1;
 
 	fprintf(out,
-		"srcu: policy %s hz %ld max_nodelay_phase %ld max_nodelay %ld gp_seq %lu state %lu needed %lu needed_exp %lu gps %lu requeues nodelay %lu delayed %lu callbacks %ld per-CPU(idx=%lu):",
+		"srcu: policy %s hz %ld max_nodelay_phase %ld max_nodelay %ld gp_seq %lu state %lu needed %lu needed_exp %lu gps %lu requeues nodelay %lu delayed %lu cbdelayed %lu callbacks %ld per-CPU(idx=%lu):",
 		policy_names[policy], hz, max_nodelay_phase, max_nodelay,
 		atomic_load(&gp_seq), seq_state(atomic_load(&gp_seq)),
 		atomic_load(&gp_seq_needed), atomic_load(&gp_seq_needed_exp),
 		atomic_load(&n_gps), atomic_load(&n_nodelay),
-		atomic_load(&n_delayed), cb_len, idx);
+		atomic_load(&n_delayed), atomic_load(&n_cbdelayed), cb_len,
+		idx);
 	for (int i = 0; i < nslots; i++)
 		fprintf(out, " %d(%ld,%ld)", i,
 			atomic_load(&cpus[i].lock_count[idx]) -

@@ -56,13 +56,14 @@ struct rcut_scale_config {
 	bool pd_test;		    /* run the holdout reader */
 	uint64_t pd_busy_wait_ns;   /* its time inside a section per loop */
 	bool pd_resched;	    /* break that up every 1 ms */
+	bool pd_sleep;		    /* sleep in the section, not spin */
 };
 
 /* --test ref (refscale) settings. */
 struct rcut_ref_config {
 	long loops; /* read-side sections per reader per run */
 	long nruns;
-	long readdelay_ns; /* busy wait inside each section */
+	long readdelay_ns; /* busy wait inside each section (scale too) */
 	bool baselines;	   /* --ref-baselines: add every baseline column */
 	int nthreads;	   /* --threads entries; 0: just --nreaders */
 	long threads[RCUT_MAX_SWEEP];

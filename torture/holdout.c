@@ -7,7 +7,10 @@
  * so there it simply reports no quiescent state for that long.  With
  * --pd-resched the wait is broken up every 1 ms "tick": it leaves the
  * section and re-enters it (QSBR: reports a quiescent state), as the
- * kernel's cond_resched() lets a grace period through.
+ * kernel's cond_resched() lets a grace period through.  With --pd-sleep
+ * it sleeps instead of spinning: a reader blocked in its section, which
+ * costs the flavor's updaters whatever their polling costs (SRCU before
+ * 2022 spun a whole CPU on it).
  */
 #include "scale.h"
 
@@ -30,8 +33,14 @@ void scale_holdout(struct torture_thread *t)
 			scale_load_ready();
 		/* Wall-clock time, however often the thread is preempted. */
 		while ((now = torture_now_ns()) < end && !torture_must_stop()) {
-			torture_spin_ns(end - now < TICK_NS ? end - now :
-							      TICK_NS);
+			uint64_t chunk =
+				end - now < TICK_NS ? end - now : TICK_NS;
+
+			if (sc->pd_sleep)
+				torture_sleep_ns(sc->pd_resched ? chunk :
+								  end - now);
+			else
+				torture_spin_ns(chunk);
 			torture_progress(); /* spinning is not being stuck */
 			if (!sc->pd_resched || torture_now_ns() >= end)
 				continue;

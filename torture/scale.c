@@ -4,7 +4,8 @@
  * pinned on simulated CPUs, each wait --holdoff, then time grace periods
  * back to back (synchronize, expedited, or call() to callback with
  * --gp-async) on the monotonic clock.  Readers do empty read-side
- * sections as load (QSBR: a quiescent state every READS_PER_QS), at
+ * sections as load (QSBR: a quiescent state every READS_PER_QS), or
+ * sections that busy-wait --readdelay (a quiescent state after each), at
  * normal priority: the kernel's run at nice 19, but a userspace grace
  * period may need the readers to run (signal handlers, QSBR reports),
  * and at nice 19 on a busy machine they starve it for seconds.  The
@@ -130,16 +131,23 @@ static void scale_writer(struct torture_thread *t)
 	w->cpu_ns = scale_thread_cpu_ns() - cpu0;
 }
 
-/* Load: empty read-side sections. */
+/* Load: empty read-side sections, or --readdelay long ones. */
 static void scale_reader(struct torture_thread *t)
 {
 	const struct rcut_flavor *f = torture_flavor;
+	uint64_t delay = (uint64_t)torture_cfg->ref.readdelay_ns;
+	int per_qs = delay ? 1 : READS_PER_QS;
 
 	(void)t;
 	scale_load_ready();
 	while (!torture_must_stop()) {
-		for (int i = 0; i < READS_PER_QS; i++)
-			f->read_unlock(f->read_lock());
+		for (int i = 0; i < per_qs; i++) {
+			int idx = f->read_lock();
+
+			if (delay)
+				torture_spin_ns(delay);
+			f->read_unlock(idx);
+		}
 		if (f->quiescent_state)
 			f->quiescent_state();
 		torture_progress();

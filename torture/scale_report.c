@@ -27,12 +27,12 @@ void scale_print_params(const char *what)
 	rcut_format_duration(sc->writer_holdoff_ns, d[2], sizeof(d[2]));
 	rcut_format_duration(sc->pd_busy_wait_ns, d[3], sizeof(d[3]));
 	rcut_format_duration(c->stall_timeout_ns, d[4], sizeof(d[4]));
-	printf("%s-scale:--- %s: gp_async=%d gp_async_max=%ld gp_exp=%d holdoff=%s minruntime=%s min_samples=%ld nreaders=%ld nwriters=%d writer_holdoff=%s pd_test=%d pd_busy_wait=%s pd_resched=%d call_rcu=%s cpus=%d pin=%s stall_timeout=%s seed=%llu",
+	printf("%s-scale:--- %s: gp_async=%d gp_async_max=%ld gp_exp=%d holdoff=%s minruntime=%s min_samples=%ld nreaders=%ld nwriters=%d writer_holdoff=%s readdelay=%ld pd_test=%d pd_busy_wait=%s pd_resched=%d pd_sleep=%d call_rcu=%s cpus=%d pin=%s stall_timeout=%s seed=%llu",
 	       torture_flavor->name, what, c->gp_mask == 1u << RCUT_GP_NORMAL,
 	       sc->gp_async_max, c->gp_mask == 1u << RCUT_GP_EXP, d[0], d[1],
 	       sc->min_samples, scale_nreaders, scale_nwriters, d[2],
-	       sc->pd_test, d[3], sc->pd_resched,
-	       rcut_call_mode_names[c->call_mode], rcut_nr_cpus(),
+	       c->ref.readdelay_ns, sc->pd_test, d[3], sc->pd_resched,
+	       sc->pd_sleep, rcut_call_mode_names[c->call_mode], rcut_nr_cpus(),
 	       rcut_pin_names[c->pin], d[4], (unsigned long long)c->seed);
 	for (int i = 0; i < c->nparams; i++)
 		printf(" %s", c->params[i]);
@@ -113,6 +113,16 @@ static void print_cpu(const struct scale_result *r)
 	       name, (double)writer_ns / 1e3, (unsigned long long)started);
 	printf("%s-scale: Grace-period worker CPU time: %.3f us (%d threads of the flavor)\n",
 	       name, (double)r->worker_cpu_ns / 1e3, r->nworkers);
+	if (r->end_ns > r->start_ns) {
+		double window_s = (double)(r->end_ns - r->start_ns) / 1e9;
+
+		/* Sleeping updaters cost nothing; spinning ones show here. */
+		printf("Updater CPU utilization: %s%% of one CPU over %s s\n",
+		       rcut_awk_number((double)(writer_ns + r->worker_cpu_ns) /
+					       1e7 / window_s,
+				       a, sizeof(a)),
+		       rcut_awk_number(window_s, b, sizeof(b)));
+	}
 	if (!started)
 		return;
 	printf("Updater CPU time per grace period: %s microseconds (writers %s, flavor threads %s)\n",
@@ -149,4 +159,6 @@ void scale_report(const struct scale_result *r)
 		printf("Grace periods: %llu Batches: %lu\n",
 		       (unsigned long long)gps, r->batches);
 	print_cpu(r);
+	if (torture_flavor->stats)
+		torture_flavor->stats(stdout);
 }

@@ -34,6 +34,11 @@ expect_out() { # extended regex that stdout must match
 	grep -qE -- "$1" "$OUT" || die "stdout lacks /$1/"
 }
 
+# The number after "<label>" on the summary line that starts with it.
+summary_value() { # label
+	sed -n "s/^$1 \([0-9.e+]*\).*/\1/p" "$OUT" | head -n 1
+}
+
 expect_no_out() { # extended regex that stdout must not match
 	! grep -qE -- "$1" "$OUT" || die "stdout has /$1/: $(grep -m1 -E -- "$1" "$OUT")"
 }

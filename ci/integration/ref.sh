@@ -36,6 +36,8 @@ t_ref_report_mb() { ref_report_of mb; }
 t_ref_report_signal() { ref_report_of signal; }
 t_ref_report_qsbr() { ref_report_of qsbr; }
 t_ref_report_bp() { ref_report_of bp; }
+t_ref_report_prcu() { ref_report_of prcu; }
+t_ref_report_srcu() { ref_report_of srcu; }
 
 t_ref_sweep_table() {
 	run "${REF_SHORT[@]}" --flavor memb,qsbr,rwlock --threads 1,2

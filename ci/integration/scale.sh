@@ -3,11 +3,6 @@
 # A short measurement: no holdoff, a few samples.
 SCALE_SHORT=(--test scale --holdoff 0 --duration 0.2 --min-samples 20 --writer-holdoff 1ms)
 
-# The number after "<label>" on the summary line that starts with it.
-summary_value() { # label
-	sed -n "s/^$1 \([0-9.e+]*\).*/\1/p" "$OUT" | head -n 1
-}
-
 # The kernel's output structure, and the summary recomputed from the
 # writer-duration lines with kvm-recheck-rcuscale.sh's arithmetic.
 expect_scale_report() { # flavor
@@ -49,6 +44,8 @@ t_scale_report_mb() { scale_report_of mb; }
 t_scale_report_signal() { scale_report_of signal; }
 t_scale_report_qsbr() { scale_report_of qsbr; }
 t_scale_report_bp() { scale_report_of bp; }
+t_scale_report_prcu() { scale_report_of prcu; }
+t_scale_report_srcu() { scale_report_of srcu; }
 
 t_scale_without_readers_or_verbose() {
 	run "${SCALE_SHORT[@]}" --nreaders 0 --nwriters 2

@@ -41,3 +41,50 @@ t_srcu_tunables() {
 	expect_err "srcu.policy: bad value 'v6'; expected one of v5.18, 282d, 640a, final"
 }
 
+
+# Workload B of the bench, short: a reader sleeps in its section while
+# the writer waits on expedited grace periods.  Before 2022 the worker
+# re-polls without ever sleeping (a whole CPU); every later policy sleeps
+# jiffies between polls.
+srcu_blocked_reader_cpu() { # policy: sets CPU_PCT, the updater CPU %
+	run --test scale --flavor srcu --gp-exp --nreaders 0 --holdoff 0 --duration 0.6 \
+		--min-samples 2 --pd-test --pd-sleep --pd-busy-wait 200ms srcu.policy="$1" srcu.hz=250
+	expect_status 0
+	expect_out '^srcu-scale:--- Start of test: .* pd_test=1 pd_busy_wait=200ms pd_resched=0 pd_sleep=1 '
+	# Every grace period waits for the rest of a 200 ms sleep.
+	awk -v a="$(summary_value '50th percentile grace-period duration:')" \
+		'BEGIN { exit !(a > 50000 && a < 400000) }' || die "$1: p50 not near the sleep"
+	CPU_PCT=$(sed -n 's/^Updater CPU utilization: \([0-9.e+-]*\)% of one CPU over [0-9.e+-]* s$/\1/p' "$OUT")
+	[[ -n $CPU_PCT ]] || die "no 'Updater CPU utilization' line"
+}
+
+t_srcu_blocked_reader_spins_a_cpu_only_before_2022() {
+	local old new
+	srcu_blocked_reader_cpu v5.18
+	old=$CPU_PCT
+	srcu_blocked_reader_cpu final
+	new=$CPU_PCT
+	awk -v o="$old" -v n="$new" 'BEGIN { exit !(o > 50 && n < 25) }' ||
+		die "updater CPU while a reader blocks: v5.18 $old%, final $new%"
+}
+
+# Workload A of the bench, short: back-to-back expedited grace periods
+# against a reader in 50 us sections.  282d allows one no-delay pass per
+# phase, so nearly every grace period sleeps a jiffy (the KVM boot
+# regression); v5.18 never sleeps.  The srcu stats line counts requeues.
+srcu_short_readers() { # policy: sets GPS and DELAYED (requeues)
+	run --test scale --flavor srcu --gp-exp --nreaders 1 --readdelay 50000 --holdoff 0 \
+		--duration 0 --min-samples 100 srcu.policy="$1" srcu.hz=250
+	expect_status 0
+	expect_out '^srcu-scale:--- Start of test: .* readdelay=50000 '
+	expect_out '^srcu: policy '"$1"' hz 250 .* requeues nodelay [0-9]+ delayed [0-9]+ cbdelayed [0-9]+ '
+	GPS=$(sed -n 's/^srcu: .* gps \([0-9]*\) .*/\1/p' "$OUT")
+	DELAYED=$(sed -n 's/^srcu: .* delayed \([0-9]*\) .*/\1/p' "$OUT")
+}
+
+t_srcu_short_readers_delay_282d_grace_periods() {
+	srcu_short_readers 282d
+	((GPS >= 100 && DELAYED * 2 >= GPS)) || die "282d: $DELAYED delayed requeues for $GPS GPs"
+	srcu_short_readers v5.18
+	((GPS >= 100 && DELAYED == 0)) || die "v5.18: $DELAYED delayed requeues for $GPS GPs"
+}

@@ -51,6 +51,9 @@ t_bad_test_options() {
 	bad_input "--pd-busy-wait: needs --pd-test" --test scale --pd-busy-wait 1ms
 	bad_input "--pd-busy-wait: must be below --stall-timeout" --test scale --pd-test --pd-busy-wait 20s
 	bad_input "--pd-busy-wait: '0' is out of range" --test scale --pd-test --pd-busy-wait 0
+	bad_input "--pd-sleep: needs --pd-test" --test scale --pd-sleep
+	bad_input "--pd-sleep: flavor busted-crash's readers may not block; expected a flavor with blocking-readers" --test scale --flavor busted-crash --pd-test --pd-sleep
+	bad_input "--readdelay: only for --test scale or ref, not --test torture" --readdelay 1000
 	bad_input "--gp-async-max: needs --gp-async" --test scale --gp-async-max 10
 	bad_input "--test scale times one primitive" --test scale --gp-exp --gp-async
 	bad_input "--gp-cond: only for --test torture" --test scale --gp-cond

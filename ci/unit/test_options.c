@@ -170,7 +170,8 @@ static void scale_and_ref_options(void **state)
 			       "--holdoff", "0", "--gp-async", "--gp-async-max",
 			       "10", "--writer-holdoff", "1ms", "--min-samples",
 			       "7", "--pd-test", "--pd-busy-wait", "2ms",
-			       "--pd-resched", "--nreaders", "0", NULL),
+			       "--pd-resched", "--pd-sleep", "--readdelay",
+			       "50000", "--nreaders", "0", NULL),
 			 0);
 	assert_int_equal(c.test, RCUT_TEST_SCALE);
 	assert_int_equal(c.scale.nwriters, 3);
@@ -179,7 +180,8 @@ static void scale_and_ref_options(void **state)
 	assert_int_equal(c.scale.gp_async_max, 10);
 	assert_true(c.scale.writer_holdoff_ns == NSEC_PER_MSEC);
 	assert_int_equal(c.scale.min_samples, 7);
-	assert_true(c.scale.pd_test && c.scale.pd_resched);
+	assert_true(c.scale.pd_test && c.scale.pd_resched && c.scale.pd_sleep);
+	assert_int_equal(c.ref.readdelay_ns, 50000);
 	assert_true(c.scale.pd_busy_wait_ns == 2 * NSEC_PER_MSEC);
 	assert_int_equal(c.nreaders, 0);
 
@@ -212,6 +214,10 @@ static void options_of_another_test(void **state)
 			   "--test", "ref", "rcutorture.shutdown_secs=3");
 	assert_parse_error("--pd-resched: needs --pd-test", "--test", "scale",
 			   "--pd-resched");
+	assert_parse_error("--pd-sleep: needs --pd-test", "--test", "scale",
+			   "--pd-sleep");
+	assert_parse_error("--readdelay: only for --test scale or ref",
+			   "--readdelay", "10");
 	assert_parse_error("times one primitive", "--test", "scale",
 			   "--gp-sync", "--gp-exp");
 	assert_parse_error("a list of flavors is only for --test ref", "--test",
