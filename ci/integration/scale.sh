@@ -19,6 +19,7 @@ expect_scale_report() { # flavor
 	done
 	expect_out '^Grace periods: [0-9]+ Batches: [0-9]+( Ratio: [0-9.e+]+)?$'
 	expect_out "^$fl-scale: Writer CPU time: [0-9.]+ us for [0-9]+ grace periods started$"
+	expect_out '^Updater CPU utilization: [0-9.e+-]+% of one CPU over [0-9.e+-]+ s$'
 	expect_out '^Updater CPU time per grace period: [0-9.e+]+ microseconds \(writers [0-9.e+]+, flavor threads [0-9.e+]+\)$'
 	expect_out "^$fl-scale:--- End of test: SUCCESS: "
 	gps=$(sed -n "s/^$fl-scale: writer 0 gps: //p" "$OUT")
