@@ -753,7 +753,7 @@ static int check_scale(struct parse_ctx *ctx)
 			"--test scale times one primitive; expected at most one of --gp-sync, --gp-exp and --gp-async");
 	if (ctx->given[OPT_GP_ASYNC_MAX] && gp != 1u << RCUT_GP_NORMAL)
 		return fail(ctx, "--gp-async-max: needs --gp-async");
-	if (!sc->pd_test)
+	if (!sc->pd_test) /* the pd options after --pd-test are consecutive */
 		for (int key = OPT_PD_BUSY_WAIT; key <= OPT_PD_SLEEP; key++)
 			if (ctx->given[key])
 				return fail(ctx, "--%s: needs --pd-test",

@@ -365,6 +365,27 @@ static void invoke_ready(void)
 	pthread_mutex_unlock(&cb_mutex);
 }
 
+/* Is the oldest callback's grace period released? */
+static bool cbs_ready(void)
+{
+	bool ready;
+
+	pthread_mutex_lock(&cb_mutex);
+	ready = cb_head && cb_done(get_tag(cb_head));
+	pthread_mutex_unlock(&cb_mutex);
+	return ready;
+}
+
+/* Wake the worker if it sleeps idle. */
+static void wake_worker(void)
+{
+	if (atomic_load(&worker_idle)) {
+		pthread_mutex_lock(&wait_mutex);
+		pthread_cond_signal(&work_cond);
+		pthread_mutex_unlock(&wait_mutex);
+	}
+}
+
 /* Let callbacks and waiters of every grace period up to seq go. */
 static void release(unsigned long seq)
 {
@@ -424,12 +445,15 @@ static bool gp_wanted(void)
 	       (long)(s - atomic_load(&gp_seq_needed)) < 0;
 }
 
-/* Idle: wait for need() or the pending release (the work is not queued). */
+/*
+ * Idle: wait for need(), a pending release or a callback queued behind a
+ * grace period released meanwhile (the work is not queued).
+ */
 static void worker_idle_wait(void)
 {
 	pthread_mutex_lock(&wait_mutex);
 	atomic_store(&worker_idle, true);
-	while (!gp_wanted() && !atomic_load(&worker_stop)) {
+	while (!gp_wanted() && !cbs_ready() && !atomic_load(&worker_stop)) {
 		struct timespec ts;
 
 		if (cb_pending_at && now_ns() >= cb_pending_at)
@@ -450,6 +474,7 @@ static void *worker_main(void *arg)
 		unsigned long d, j, cbdelay;
 
 		release_if_due();
+		invoke_ready();
 		if (!gp_wanted()) {
 			worker_idle_wait();
 			continue;
@@ -487,11 +512,7 @@ static void need(unsigned long s, bool exp)
 	if (exp)
 		seq_max(&gp_seq_needed_exp, s);
 	seq_max(&gp_seq_needed, s);
-	if (atomic_load(&worker_idle)) {
-		pthread_mutex_lock(&wait_mutex);
-		pthread_cond_signal(&work_cond);
-		pthread_mutex_unlock(&wait_mutex);
-	}
+	wake_worker();
 }
 
 /* Sleep until grace period s has ended and been released to waiters. */
@@ -528,6 +549,9 @@ static void enqueue(struct rcut_head *head, unsigned long s)
 	cb_tail = &NEXT(head);
 	cb_len++;
 	pthread_mutex_unlock(&cb_mutex);
+	/* Released between the snapshot and now: nobody else will look. */
+	if (cb_done(s))
+		wake_worker();
 }
 
 static void srcu_call(struct rcut_head *head, void (*func)(struct rcut_head *))

@@ -78,8 +78,13 @@ static void cb_invoke(struct rcut_head *rh)
 	check_witnesses(cb, age);
 	if (cb->cpu >= 0)
 		torture_cpu_callback_posted(cb->cpu, -1);
-	counter_inc(&torture_counters.cbs_invoked);
 	cb->fn(cb);
+	/*
+	 * Counted once fn has returned: an aging callback re-posts itself
+	 * from fn, and counting before would show nothing in flight for a
+	 * moment, so the final barrier could stop one stage early.
+	 */
+	counter_inc(&torture_counters.cbs_invoked);
 }
 
 void torture_cb_post(struct torture_cb *cb, const char *kind,
