@@ -295,7 +295,6 @@ static unsigned long gp_end_cbdelay(void)
 static bool advance_state(unsigned long *cbdelay)
 {
 	bool ended = false;
-
 	unsigned long s, idx;
 
 	pthread_mutex_lock(&gp_mutex);

@@ -136,17 +136,18 @@ static void scale_reader(struct torture_thread *t)
 {
 	const struct rcut_flavor *f = torture_flavor;
 	uint64_t delay = (uint64_t)torture_cfg->ref.readdelay_ns;
-	int per_qs = delay ? 1 : READS_PER_QS;
 
 	(void)t;
 	scale_load_ready();
 	while (!torture_must_stop()) {
-		for (int i = 0; i < per_qs; i++) {
+		if (delay) {
 			int idx = f->read_lock();
 
-			if (delay)
-				torture_spin_ns(delay);
+			torture_spin_ns(delay);
 			f->read_unlock(idx);
+		} else {
+			for (int i = 0; i < READS_PER_QS; i++)
+				f->read_unlock(f->read_lock());
 		}
 		if (f->quiescent_state)
 			f->quiescent_state();

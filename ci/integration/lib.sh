@@ -39,6 +39,16 @@ summary_value() { # label
 	sed -n "s/^$1 \([0-9.e+]*\).*/\1/p" "$OUT" | head -n 1
 }
 
+# One short run per --gp-KIND for a flavor: each ends SUCCESS.
+expect_each_gp_primitive_succeeds() { # flavor
+	local k
+	for k in sync exp normal cond poll; do
+		run --flavor "$1" --gp-$k --duration 1 --stat-interval 0
+		expect_status 0
+		expect_out 'End of test: SUCCESS'
+	done
+}
+
 expect_no_out() { # extended regex that stdout must not match
 	! grep -qE -- "$1" "$OUT" || die "stdout has /$1/: $(grep -m1 -E -- "$1" "$OUT")"
 }

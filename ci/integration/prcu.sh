@@ -14,12 +14,7 @@ t_prcu_succeeds_under_onoff_barrier_and_flood() {
 }
 
 t_prcu_every_gp_primitive() {
-	local k
-	for k in sync exp normal cond poll; do
-		run --flavor prcu --gp-$k --duration 1 --stat-interval 0
-		expect_status 0
-		expect_out 'End of test: SUCCESS'
-	done
+	expect_each_gp_primitive_succeeds prcu
 }
 
 t_prcu_stats_line_in_stall_and_list() {

@@ -12,18 +12,14 @@ t_srcu_succeeds_under_onoff_barrier_and_flood() {
 }
 
 t_srcu_every_policy_and_gp_primitive() {
-	local p k
+	local p
 	for p in v5.18 282d 640a final; do
 		run --flavor srcu srcu.policy=$p srcu.hz=250 --duration 1 --stat-interval 0
 		expect_status 0
 		expect_out " srcu.policy=$p srcu.hz=250"
 		expect_out 'End of test: SUCCESS'
 	done
-	for k in sync exp normal cond poll; do
-		run --flavor srcu --gp-$k --duration 1 --stat-interval 0
-		expect_status 0
-		expect_out 'End of test: SUCCESS'
-	done
+	expect_each_gp_primitive_succeeds srcu
 }
 
 t_srcu_tunables() {
