@@ -360,13 +360,16 @@ static void watchdog(void)
 		stall_exit(what);
 }
 
-/* Join every thread, however long it takes, unless the watchdog fires. */
-static void wait_for_threads(void)
+/*
+ * Join the first n threads of the table, however long it takes, unless
+ * the watchdog fires.
+ */
+static void join_threads(int n)
 {
 	for (;;) {
 		bool all = true;
 
-		for (int i = 0; i < nthreads; i++)
+		for (int i = 0; i < n; i++)
 			if (!torture_thread_join(&threads[i], 0))
 				all = false;
 		if (all)
@@ -374,6 +377,11 @@ static void wait_for_threads(void)
 		watchdog();
 		torture_nap_ns(MAIN_TICK_NS);
 	}
+}
+
+static void wait_for_threads(void)
+{
+	join_threads(nthreads);
 }
 
 /* Wait in 10 ms ticks until the deadline, a signal, or a failure stop. */
@@ -452,7 +460,7 @@ static void print_first_failure(void)
 int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 {
 	sigset_t sigs;
-	int status;
+	int status, nworkers;
 
 	torture_cfg = cfg;
 	torture_flavor = f;
@@ -518,11 +526,19 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 	 * a barrier or a poll of a flavor that only advances inside
 	 * synchronize calls (PRCU's RFC) must be able to finish.
 	 */
+	nworkers = nthreads;
 	if (start_final_thread("final-gp", final_gp)) {
 		atomic_store(&final_done, true);
 		wait_for_threads();
 		return RCUT_EXIT_INTERNAL;
 	}
+	/*
+	 * Every thread that posts callbacks has exited before the final
+	 * barrier starts: a writer still finishing its last update could
+	 * otherwise post after the barrier saw nothing in flight, and that
+	 * callback would be reported lost.
+	 */
+	join_threads(nworkers);
 	if (f->barrier && torture_cbs_in_flight() > 0 &&
 	    start_final_thread("final-barrier", final_barrier) == 0) {
 		/* final_barrier() ends final-gp once done. */
