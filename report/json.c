@@ -173,6 +173,7 @@ static json_object *snapshot(const struct rcut_snapshot *s,
 	put_u64(o, "read_exits", s->read_exits);
 	put_u64(o, "migrations", s->migrations);
 	put_u64(o, "floods", s->floods);
+	put_u64(o, "max_rss_kib", s->max_rss_kib);
 	put(o, "reader_pipe", histogram(s->pipe));
 	put(o, "reader_batch", histogram(s->batch));
 	put(o, "free_block_circulation", histogram(s->wcount));

@@ -73,6 +73,8 @@ void rcut_report_rates(FILE *out, const char *flavor,
 		"%s-torture: CPUs: thread migrations: %llu callback floods: %llu\n",
 		flavor, (unsigned long long)s->migrations,
 		(unsigned long long)s->floods);
+	fprintf(out, "%s-torture: Memory: max RSS: %.1f MiB\n", flavor,
+		(double)s->max_rss_kib / 1024.0);
 	if (s->barrier_attempts)
 		fprintf(out,
 			"%s-torture: Barrier test latency: mean %.1f us max %.1f us over %llu barriers\n",

@@ -3,6 +3,7 @@
 #include "torture.h"
 
 #include <string.h>
+#include <sys/resource.h>
 
 struct torture_counters torture_counters;
 
@@ -26,6 +27,16 @@ static uint64_t gps_completed(void)
 	if (f->gp_diff)
 		return f->gp_diff(f->get_gp_seq(), gp_seq_start);
 	return f->get_gp_seq() - gp_seq_start;
+}
+
+/* Peak memory: callback floods and queued callbacks show up here. */
+static uint64_t max_rss_kib(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (uint64_t)ru.ru_maxrss; /* Linux counts in KiB */
 }
 
 void torture_snapshot(struct rcut_snapshot *s, struct torture_thread *threads,
@@ -54,6 +65,7 @@ void torture_snapshot(struct rcut_snapshot *s, struct torture_thread *threads,
 	s->read_exits = LOAD(c->read_exits);
 	s->migrations = LOAD(c->migrations);
 	s->floods = LOAD(c->floods);
+	s->max_rss_kib = max_rss_kib();
 	torture_onoff_read(&onoff);
 	s->online_attempts = onoff.online_attempts;
 	s->online_successes = onoff.online_successes;

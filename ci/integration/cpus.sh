@@ -74,6 +74,24 @@ t_callback_flood_reports_and_respects_the_cap() {
 	(($(grep -c 'fwd_prog_cr 0' "$OUT") >= 2)) || die "expected a flood per holdoff"
 }
 
+# The Memory line is the process's real peak: a flood's queued callbacks
+# (at least 64 bytes each: a head and the early-callback witnesses) raise it
+# above a run without floods.
+t_flood_callbacks_raise_max_rss() {
+	run --fwd-progress 0 --nfakewriters 0 --duration 1 --stat-interval 0
+	expect_status 0
+	expect_out '^memb-torture: Memory: max RSS: [0-9]+\.[0-9] MiB$'
+	local idle flood nmax
+	idle=$(sed -n 's/.*Memory: max RSS: \([0-9.]*\) MiB$/\1/p' "$OUT")
+	run --fwd-progress 1 --fwd-progress-holdoff 200ms --cbflood-max 100000 --nfakewriters 0 --duration 2 --stat-interval 0
+	expect_status 0
+	flood=$(sed -n 's/.*Memory: max RSS: \([0-9.]*\) MiB$/\1/p' "$OUT")
+	nmax=$(grep -o 'n_max_cbs: [0-9]*' "$OUT" | awk '$2 > m { m = $2 } END { print m + 0 }')
+	((nmax >= 5000)) || die "the floods kept at most $nmax callbacks outstanding"
+	awk -v i="$idle" -v f="$flood" -v n="$nmax" 'BEGIN { exit !((f - i) * 1048576 >= n * 64) }' ||
+		die "max RSS $flood MiB with $nmax callbacks outstanding, $idle MiB without floods"
+}
+
 t_flood_disabled_with_zero() {
 	run --fwd-progress 0 --fwd-progress-holdoff 100ms --duration 1 --stat-interval 0
 	expect_status 0

@@ -19,6 +19,8 @@ expect_json_matches_text() { # json-file
 		"$(grep 'Callbacks: invoked' "$OUT" | tail -n 1 | sed 's/.*Callbacks: //')" ]] || die "callbacks differ"
 	[[ $(jqr "$j" '.final.writer_gps | "sync: \(.sync) exp: \(.exp) normal: \(.normal) cond: \(.cond) poll: \(.poll)"') == \
 		"$(grep 'Writer GPs:' "$OUT" | tail -n 1 | sed 's/.*Writer GPs: //')" ]] || die "writer GPs differ"
+	[[ "Memory: max RSS: $(awk -v k="$(jqr "$j" .final.max_rss_kib)" 'BEGIN { printf "%.1f", k / 1024 }') MiB" == \
+		"$(grep -o 'Memory: max RSS: .*' "$OUT")" ]] || die "max RSS differs"
 	[[ "GPs/s: $(jqr "$j" '.rates.gps_per_s * 10 | round / 10')" == \
 		"$(grep -o 'GPs/s: [0-9.]*' "$OUT" | sed 's/\.0$//')" ]] || die "GPs/s differ"
 	jqr "$j" '.final | (.reader_batch | length) == 11 and .onoff.offline_attempts >= 0 and .barrier.attempts >= 0' >/dev/null
