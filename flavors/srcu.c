@@ -14,6 +14,8 @@
  * srcu.max_nodelay_phase, srcu.max_nodelay, srcu.retry_check_delay and
  * srcu.hz, with srcu.policy presets for the pre-2022 kernels (v5.18),
  * 282d8998e997 (282d), 640a7d37c3f4 (640a) and the final v5.19 code.
+ * A normal synchronize() that finds SRCU idle for srcu.exp_holdoff is
+ * expedited, as the kernel's synchronize_srcu() does.
  * Callbacks wait on one list, tagged with the sequence number that must
  * complete, and run in order from the worker; barrier waits behind the
  * last one.  Counters sum over every CPU, so CPU offline needs nothing.
@@ -39,6 +41,7 @@ static long policy = POLICY_FINAL;
 static long hz = 1000;
 /* -1: from the policy. */
 static long max_nodelay_phase = -1, max_nodelay = -1, retry_check_delay = -1;
+static long exp_holdoff = 25000; /* ns; the kernel's DEFAULT_SRCU_EXP_HOLDOFF */
 
 static const struct rcut_param srcu_params[] = {
 	{ "policy",
@@ -54,6 +57,9 @@ static const struct rcut_param srcu_params[] = {
 	{ "retry_check_delay",
 	  "microseconds between reader checks within one pass (-1: from the policy, 5)",
 	  RCUT_PARAM_INT, -1, 1000000, NULL, &retry_check_delay },
+	{ "exp_holdoff",
+	  "nanoseconds after a grace period before an idle synchronize() is expedited (0: never)",
+	  RCUT_PARAM_INT, 0, 1000000000, NULL, &exp_holdoff },
 	{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
 };
 
@@ -75,7 +81,8 @@ static struct rcut_head *cb_head, **cb_tail = &cb_head;
 static long cb_len;
 static pthread_t worker;
 static atomic_bool worker_stop;
-static atomic_ulong n_gps, n_nodelay, n_delayed, n_cbdelayed;
+static atomic_ulong n_gps, n_nodelay, n_delayed, n_cbdelayed, n_autoexp;
+static _Atomic uint64_t last_gp_end_ns; /* the kernel's srcu_last_gp_end */
 /*
  * Callbacks and synchronize() waiters see a completed grace period only
  * once cb_seq reaches it: at its end, or cbdelay jiffies later (the
@@ -324,6 +331,7 @@ static bool advance_state(unsigned long *cbdelay)
 		atomic_thread_fence(memory_order_seq_cst);
 		atomic_store(&gp_seq, (s | 3) + 1); /* the next idle value */
 		atomic_fetch_add(&n_gps, 1);
+		atomic_store(&last_gp_end_ns, now_ns());
 		ended = true;
 		break;
 	}
@@ -523,11 +531,40 @@ static void wait_for(unsigned long s)
 	pthread_mutex_unlock(&wait_mutex);
 }
 
+/*
+ * srcu_might_be_idle(): no callbacks waiting, the last grace period ended
+ * at least exp_holdoff ago and none is wanted now.  The kernel looks at
+ * the calling CPU's callbacks only; this flavor has one list for all.
+ */
+static bool might_be_idle(void)
+{
+	unsigned long cur;
+	long ncbs;
+
+	if (!exp_holdoff)
+		return false;
+	pthread_mutex_lock(&cb_mutex);
+	ncbs = cb_len;
+	pthread_mutex_unlock(&cb_mutex);
+	if (ncbs)
+		return false;
+	if (now_ns() - atomic_load(&last_gp_end_ns) < (uint64_t)exp_holdoff)
+		return false; /* too soon after the last grace period */
+	cur = atomic_load(&gp_seq);
+	if (seq_state(cur) != STATE_IDLE ||
+	    (long)(cur - atomic_load(&gp_seq_needed)) < 0)
+		return false; /* one is running or wanted */
+	return cur == atomic_load(&gp_seq);
+}
+
 static void srcu_synchronize(void)
 {
+	bool exp = might_be_idle();
 	unsigned long s = seq_snap();
 
-	need(s, false);
+	if (exp)
+		atomic_fetch_add(&n_autoexp, 1);
+	need(s, exp);
 	wait_for(s);
 }
 
@@ -704,13 +741,13 @@ static void srcu_stats(FILE *out)
 	unsigned long idx = atomic_load(&srcu_idx) & 1;
 
 	fprintf(out,
-		"srcu: policy %s hz %ld max_nodelay_phase %ld max_nodelay %ld gp_seq %lu state %lu needed %lu needed_exp %lu gps %lu requeues nodelay %lu delayed %lu cbdelayed %lu callbacks %ld per-CPU(idx=%lu):",
+		"srcu: policy %s hz %ld max_nodelay_phase %ld max_nodelay %ld gp_seq %lu state %lu needed %lu needed_exp %lu gps %lu requeues nodelay %lu delayed %lu cbdelayed %lu autoexp %lu callbacks %ld per-CPU(idx=%lu):",
 		policy_names[policy], hz, max_nodelay_phase, max_nodelay,
 		atomic_load(&gp_seq), seq_state(atomic_load(&gp_seq)),
 		atomic_load(&gp_seq_needed), atomic_load(&gp_seq_needed_exp),
 		atomic_load(&n_gps), atomic_load(&n_nodelay),
-		atomic_load(&n_delayed), atomic_load(&n_cbdelayed), cb_len,
-		idx);
+		atomic_load(&n_delayed), atomic_load(&n_cbdelayed),
+		atomic_load(&n_autoexp), cb_len, idx);
 	for (int i = 0; i < nslots; i++)
 		fprintf(out, " %d(%ld,%ld)", i,
 			atomic_load(&cpus[i].lock_count[idx]) -

@@ -22,6 +22,26 @@ t_srcu_every_policy_and_gp_primitive() {
 	expect_each_gp_primitive_succeeds srcu
 }
 
+# The kernel's srcu_might_be_idle(): a synchronize() 1 ms after the last
+# grace period, with no callbacks queued, is expedited; exp_holdoff=0
+# turns that off.
+srcu_idle_synchronize() { # exp_holdoff: sets GPS and AUTOEXP
+	run --test scale --flavor srcu --gp-sync --nreaders 0 --writer-holdoff 1ms --holdoff 0 \
+		--duration 0 --min-samples 50 srcu.exp_holdoff="$1"
+	expect_status 0
+	GPS=$(sed -n 's/^srcu: .* gps \([0-9]*\) .*/\1/p' "$OUT")
+	AUTOEXP=$(sed -n 's/^srcu: .* autoexp \([0-9]*\) .*/\1/p' "$OUT")
+	[[ -n $GPS && -n $AUTOEXP ]] || die "no srcu state line with gps and autoexp"
+}
+
+t_srcu_idle_synchronize_is_expedited() {
+	srcu_idle_synchronize 25000
+	((GPS >= 50 && AUTOEXP * 10 >= GPS * 9)) || die "default: $AUTOEXP of $GPS synchronize calls expedited"
+	srcu_idle_synchronize 0
+	((GPS >= 50 && AUTOEXP == 0)) || die "exp_holdoff=0: $AUTOEXP of $GPS synchronize calls expedited"
+	expect_out '^srcu: .* needed_exp 0 '
+}
+
 t_srcu_tunables() {
 	run --flavor srcu srcu.max_nodelay_phase=1 srcu.max_nodelay=10 srcu.retry_check_delay=1 --duration 1 --stat-interval 0
 	expect_status 0
@@ -32,6 +52,9 @@ t_srcu_tunables() {
 	run --flavor srcu srcu.hz=50
 	expect_status 2
 	expect_err "srcu.hz: bad value '50'; expected an integer from 100 to 1000"
+	run --flavor srcu srcu.exp_holdoff=-1
+	expect_status 2
+	expect_err "srcu.exp_holdoff: bad value '-1'; expected an integer from 0 to 1000000000"
 	run --flavor srcu srcu.policy=v6
 	expect_status 2
 	expect_err "srcu.policy: bad value 'v6'; expected one of v5.18, 282d, 640a, final"
