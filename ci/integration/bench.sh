@@ -1,0 +1,64 @@
+# Integration tests: ci/bench/compare, on two small bench.json documents.
+
+# Run the comparison; stdout to $OUT, stderr to $ERR, status to $STATUS.
+compare() {
+	ci/bench/compare "$@" >"$OUT" 2>"$ERR"
+	STATUS=$?
+}
+
+# Two runs: memb's p50 doubled, SRCU's workload A 4% slower, a flavor
+# only in the new run.
+write_bench_pair() {
+	cat >"$TEST_TMP/old.json" <<'JSON'
+{ "readers": 2, "flavors": [],
+  "scale": [ { "flavor": "memb", "readers": 0, "exit": 0, "p50_us": 1.5, "bucket_us": 0.01, "histogram": [[1.5, 9]] },
+             { "flavor": "memb", "readers": 2, "exit": 0, "p50_us": 4 } ],
+  "ref": { "readers": [1, 2], "columns": [ { "name": "memb", "ns_per_section": [1, 1.25] } ] },
+  "srcu": { "gps": 5000, "points": [ { "label": "final@250", "a": { "seconds": 0.25 } } ] } }
+JSON
+	cat >"$TEST_TMP/new.json" <<'JSON'
+{ "readers": 2, "flavors": [],
+  "scale": [ { "flavor": "memb", "readers": 0, "exit": 0, "p50_us": 3, "bucket_us": 0.01, "histogram": [[3, 9]] },
+             { "flavor": "memb", "readers": 2, "exit": 0, "p50_us": 4 },
+             { "flavor": "prcu", "readers": 0, "exit": 0, "p50_us": 2 } ],
+  "ref": { "readers": [1, 2], "columns": [ { "name": "memb", "ns_per_section": [1, 1.25] } ] },
+  "srcu": { "gps": 5000, "points": [ { "label": "final@250", "a": { "seconds": 0.26 } } ] } }
+JSON
+}
+
+t_bench_compare_marks_changed_figures() {
+	write_bench_pair
+	compare "$TEST_TMP/old.json" "$TEST_TMP/new.json"
+	expect_status 0
+	expect_out '^figure +old +new +new/old$'
+	expect_out '^scale\.memb\.0r\.p50_us +1\.5 +3 +2 \*$'
+	expect_out '^scale\.memb\.2r\.p50_us +4 +4 +1$'
+	expect_out '^srcu\.points\.final@250\.a\.seconds +0\.25 +0\.26 +1\.04$'
+	expect_out '^ref\.columns\.memb\.ns_per_section\.1 +1\.25 +1\.25 +1$'
+	expect_out '^5 figures in both; 1 changed by more than x1\.25 either way \(\*\); 0 only in the old run, 1 only in the new$'
+	expect_no_out 'histogram|bucket_us|exit|gps|^ref\.readers'
+	# A tighter threshold marks the 4 %, a filter keeps what it matches.
+	compare "$TEST_TMP/old.json" "$TEST_TMP/new.json" --threshold 1.03 --match '^srcu\.'
+	expect_status 0
+	expect_out '^srcu\.points\.final@250\.a\.seconds +0\.25 +0\.26 +1\.04 \*$'
+	expect_no_out '^scale'
+	expect_out '^1 figures in both; 1 changed by more than x1\.03 either way'
+}
+
+t_bench_compare_bad_input() {
+	write_bench_pair
+	local args
+	for args in "$TEST_TMP/old.json" "$TEST_TMP/old.json $TEST_TMP/new.json --threshold 1" \
+		"$TEST_TMP/old.json $TEST_TMP/new.json --match (" "$TEST_TMP/old.json $TEST_TMP/nothing.json" \
+		"$TEST_TMP/old.json $TEST_TMP/new.json --bogus"; do
+		compare $args
+		expect_status 2
+		(($(wc -l <"$ERR") == 1)) || die "'$args': expected a one-line error"
+		expect_err '^compare: '
+		[[ ! -s $OUT ]] || die "'$args': printed to stdout"
+	done
+	echo '{"not": "a bench"}' >"$TEST_TMP/other.json"
+	compare "$TEST_TMP/old.json" "$TEST_TMP/other.json"
+	expect_status 2
+	expect_err "is not a bench.json written by make bench"
+}
