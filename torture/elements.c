@@ -89,6 +89,8 @@ bool torture_elem_age(struct torture_elem *e)
 {
 	int i = atomic_load_explicit(&e->pipe_count, relaxed);
 
+	if (i >= 1) /* not the removal: a grace period passed since */
+		torture_mbchk_gp_passed(e);
 	counter_inc(&torture_counters
 			     .wcount[i > RCUT_PIPE_LEN ? RCUT_PIPE_LEN : i]);
 	atomic_store_explicit(&e->pipe_count, i + 1, relaxed);

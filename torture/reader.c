@@ -116,6 +116,7 @@ bool torture_one_read(struct torture_thread *t)
 	p = atomic_load_explicit(&torture_current, memory_order_consume);
 	if (p) {
 		check_in_use(t, p, "on entry");
+		torture_mbchk_read(t, p);
 		read_delay(t, &rs);
 		check_in_use(t, p, "after the in-section delay");
 		pipe = atomic_load_explicit(&p->pipe_count, relaxed);

@@ -152,7 +152,8 @@ static int start_threads(void)
 	torture_readers =
 		calloc((size_t)torture_nreaders, sizeof(*torture_readers));
 	if (!threads || !torture_readers ||
-	    (barrier && torture_barrier_init())) {
+	    (barrier && torture_barrier_init()) ||
+	    torture_mbchk_init((int)torture_nreaders)) {
 		fprintf(stderr,
 			"rcutorture: cannot allocate the thread table\n");
 		return -1;
@@ -550,6 +551,7 @@ int torture_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
 	if (f->cleanup)
 		f->cleanup();
 	free(torture_readers);
+	torture_mbchk_cleanup();
 	free(threads);
 	return status;
 }

@@ -220,6 +220,15 @@ void torture_reader(struct torture_thread *t);
 void torture_read_exit(struct torture_thread *t);
 /* One read-side section with all checks; false if nothing to read yet. */
 bool torture_one_read(struct torture_thread *t);
+
+/* --- rtmbkf, the memory-ordering check (torture/mbchk.c) --- */
+struct torture_elem;
+int torture_mbchk_init(int nreaders);
+void torture_mbchk_cleanup(void);
+/* Reader t, inside a section, holds p: assign a check, carry one out. */
+void torture_mbchk_read(struct torture_thread *t, struct torture_elem *p);
+/* p is aged after a grace period: a check hung on it is ready. */
+void torture_mbchk_gp_passed(struct torture_elem *p);
 void torture_writer(struct torture_thread *t);
 void torture_fakewriter(struct torture_thread *t);
 void torture_onoff(struct torture_thread *t);
@@ -274,6 +283,8 @@ void torture_cb_post(struct torture_cb *cb, const char *kind,
 int64_t torture_cbs_in_flight(void);
 
 /* --- the element pool (torture/elements.c) --- */
+struct torture_mbchk;
+
 struct torture_elem {
 	_Atomic int pipe_count;
 	_Atomic int mbtest; /* 1 while allocated, 0 on the free list */
@@ -285,6 +296,8 @@ struct torture_elem {
 	struct torture_cb cb[2];
 	unsigned int cb_next;
 	struct torture_elem *next; /* free list, writer's removed list */
+	/* A reader's memory-ordering check, until a grace period passes. */
+	struct torture_mbchk *_Atomic chkp;
 };
 
 #define TORTURE_POOL_SIZE (10 * RCUT_PIPE_LEN)

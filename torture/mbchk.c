@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rtmbkf, the kernel's memory-ordering check (rcu_torture_reader_do_mbchk),
+ * with a simpler hand-over.  A reader inside a section that holds element
+ * p (the assigner) notes another reader's section counter and hangs the
+ * check on p.  The first aging of p that follows a grace period marks the
+ * check ready: that grace period began after the assigner's section did,
+ * so it ended after the assigner read the counter.  Any reader but the
+ * one whose counter was noted may then take the check and read that
+ * counter again: it must not be lower than what the assigner saw.  Only
+ * weakly ordered machines can fail it with a flavor whose grace periods
+ * lack the full memory barriers RCU promises.
+ */
+#include "torture.h"
+
+#include <stdlib.h>
+
+enum { MBCHK_IDLE, MBCHK_ARMED, MBCHK_READY, MBCHK_CHECKING };
+
+/* Per reader, as an assigner: the one check it may have outstanding. */
+struct torture_mbchk {
+	_Atomic int state;
+	int chked;	   /* the reader whose counter was noted */
+	uint64_t chkloops; /* its section counter then */
+} __attribute__((aligned(64)));
+
+static struct torture_mbchk *mbchk;
+
+int torture_mbchk_init(int nreaders)
+{
+	mbchk = calloc((size_t)(nreaders > 0 ? nreaders : 1), sizeof(*mbchk));
+	return mbchk ? 0 : -1;
+}
+
+void torture_mbchk_cleanup(void)
+{
+	free(mbchk);
+	mbchk = NULL;
+}
+
+static uint64_t section_count(int r)
+{
+	return atomic_load_explicit(&torture_readers[r]->section, relaxed);
+}
+
+/* As assigner: note a random other reader's counter and hang it on p. */
+static void assign(struct torture_thread *t, struct torture_elem *p)
+{
+	struct torture_mbchk *me = &mbchk[t->id];
+	int n = torture_nreader_threads;
+	int chked = (int)(torture_random(&t->rand) % (unsigned int)n);
+	struct torture_mbchk *expected = NULL;
+
+	if (chked == t->id ||
+	    atomic_load_explicit(&me->state, memory_order_acquire) !=
+		    MBCHK_IDLE ||
+	    atomic_load_explicit(&p->chkp, relaxed))
+		return;
+	me->chked = chked;
+	me->chkloops = section_count(chked);
+	atomic_store_explicit(&me->state, MBCHK_ARMED, relaxed);
+	/* Release: whoever takes the check from p sees the fields above. */
+	if (!atomic_compare_exchange_strong_explicit(
+		    &p->chkp, &expected, me, memory_order_release, relaxed))
+		atomic_store_explicit(&me->state, MBCHK_IDLE, relaxed);
+}
+
+/* As checker: take one ready check, if any, and carry it out. */
+static void check(struct torture_thread *t)
+{
+	int n = torture_nreader_threads;
+	struct torture_mbchk *a =
+		&mbchk[torture_random(&t->rand) % (unsigned int)n];
+	int expected = MBCHK_READY;
+	uint64_t loops;
+
+	if (atomic_load_explicit(&a->state, relaxed) != MBCHK_READY ||
+	    !atomic_compare_exchange_strong_explicit(
+		    &a->state, &expected, MBCHK_CHECKING, memory_order_acquire,
+		    relaxed))
+		return;
+	if (a->chked == t->id) {
+		/* Reading its own counter proves nothing: leave it. */
+		atomic_store_explicit(&a->state, MBCHK_READY,
+				      memory_order_release);
+		return;
+	}
+	loops = section_count(a->chked);
+	counter_inc(&torture_counters.mbchk_tries);
+	if (loops < a->chkloops) {
+		counter_inc(&torture_counters.mbchk_fail);
+		torture_failure(
+			"rtmbkf",
+			"%s %d read reader %d's section counter as %llu after a grace period, but %llu was seen before it began",
+			t->kind, t->id, a->chked, (unsigned long long)loops,
+			(unsigned long long)a->chkloops);
+	}
+	atomic_store_explicit(&a->state, MBCHK_IDLE, memory_order_release);
+}
+
+void torture_mbchk_read(struct torture_thread *t, struct torture_elem *p)
+{
+	if (!mbchk || t->id >= torture_nreader_threads ||
+	    torture_readers[t->id] != t)
+		return; /* read-exit threads take no part */
+	assign(t, p);
+	check(t);
+}
+
+void torture_mbchk_gp_passed(struct torture_elem *p)
+{
+	struct torture_mbchk *a =
+		atomic_exchange_explicit(&p->chkp, NULL, memory_order_acquire);
+
+	if (a)
+		atomic_store_explicit(&a->state, MBCHK_READY,
+				      memory_order_release);
+}
