@@ -14,6 +14,7 @@
 #include "torture.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 enum { MBCHK_IDLE, MBCHK_ARMED, MBCHK_READY, MBCHK_CHECKING };
 
@@ -28,8 +29,14 @@ static struct torture_mbchk *mbchk;
 
 int torture_mbchk_init(int nreaders)
 {
-	mbchk = calloc((size_t)(nreaders > 0 ? nreaders : 1), sizeof(*mbchk));
-	return mbchk ? 0 : -1;
+	size_t size = (size_t)(nreaders > 0 ? nreaders : 1) * sizeof(*mbchk);
+
+	/* The slots are cache-line aligned: calloc() does not promise that. */
+	mbchk = aligned_alloc(_Alignof(struct torture_mbchk), size);
+	if (!mbchk)
+		return -1;
+	memset(mbchk, 0, size);
+	return 0;
 }
 
 void torture_mbchk_cleanup(void)
