@@ -50,12 +50,10 @@ static uint64_t section_count(int r)
 	return atomic_load_explicit(&torture_readers[r]->section, relaxed);
 }
 
-/* As assigner: note a random other reader's counter and hang it on p. */
-static void assign(struct torture_thread *t, struct torture_elem *p)
+/* As assigner: note reader chked's counter and hang the check on p. */
+static void assign(struct torture_thread *t, struct torture_elem *p, int chked)
 {
 	struct torture_mbchk *me = &mbchk[t->id];
-	int n = torture_nreader_threads;
-	int chked = (int)(torture_random(&t->rand) % (unsigned int)n);
 	struct torture_mbchk *expected = NULL;
 
 	if (chked == t->id ||
@@ -72,12 +70,10 @@ static void assign(struct torture_thread *t, struct torture_elem *p)
 		atomic_store_explicit(&me->state, MBCHK_IDLE, relaxed);
 }
 
-/* As checker: take one ready check, if any, and carry it out. */
-static void check(struct torture_thread *t)
+/* As checker: take reader assigner's check if it is ready. */
+static void check(struct torture_thread *t, int assigner)
 {
-	int n = torture_nreader_threads;
-	struct torture_mbchk *a =
-		&mbchk[torture_random(&t->rand) % (unsigned int)n];
+	struct torture_mbchk *a = &mbchk[assigner];
 	int expected = MBCHK_READY;
 	uint64_t loops;
 
@@ -107,11 +103,16 @@ static void check(struct torture_thread *t)
 
 void torture_mbchk_read(struct torture_thread *t, struct torture_elem *p)
 {
+	unsigned int n = (unsigned int)torture_nreader_threads;
+	uint64_t r;
+
 	if (!mbchk || t->id >= torture_nreader_threads ||
 	    torture_readers[t->id] != t)
 		return; /* read-exit threads take no part */
-	assign(t, p);
-	check(t);
+	/* One random number per read for both picks: readers are hot. */
+	r = torture_random(&t->rand);
+	assign(t, p, (int)((uint32_t)r % n));
+	check(t, (int)((uint32_t)(r >> 32) % n));
 }
 
 void torture_mbchk_gp_passed(struct torture_elem *p)
