@@ -49,6 +49,18 @@ expect_each_gp_primitive_succeeds() { # flavor
 	done
 }
 
+# A 4 s run on 8 simulated CPUs with CPU offline every 20 ms, the barrier
+# test and a callback flood: SUCCESS, every barrier and callback accounted.
+expect_survives_onoff_barrier_and_flood() { # flavor
+	run --flavor "$1" --cpus 8 --onoff-interval 20ms --n-barrier-cbs 4 --fwd-progress 1 \
+		--fwd-progress-holdoff 1s --duration 4 --stat-interval 0
+	expect_status 0
+	expect_out "^$1-torture:--- End of test: SUCCESS"
+	expect_out 'barrier: ([0-9]+)/\1:0 '
+	expect_out 'Callbacks: invoked: [1-9][0-9]* early: 0 duplicate: 0 lost: 0'
+	expect_out "^$1-torture: fwd_prog_cr 0: "
+}
+
 expect_no_out() { # extended regex that stdout must not match
 	! grep -qE -- "$1" "$OUT" || die "stdout has /$1/: $(grep -m1 -E -- "$1" "$OUT")"
 }

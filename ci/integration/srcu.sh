@@ -1,13 +1,7 @@
 # Integration tests: the SRCU flavor, its delay policies and tunables.
 
 t_srcu_succeeds_under_onoff_barrier_and_flood() {
-	run --flavor srcu --cpus 8 --onoff-interval 20ms --n-barrier-cbs 4 --fwd-progress 1 \
-		--fwd-progress-holdoff 1s --duration 4 --stat-interval 0
-	expect_status 0
-	expect_out '^srcu-torture:--- End of test: SUCCESS'
-	expect_out 'barrier: ([0-9]+)/\1:0 '
-	expect_out 'Callbacks: invoked: [1-9][0-9]* early: 0 duplicate: 0 lost: 0'
-	expect_out '^srcu-torture: fwd_prog_cr 0: '
+	expect_survives_onoff_barrier_and_flood srcu
 	(($(pipe_late_sum) == 0)) || die "pipe stages >= 2"
 }
 
