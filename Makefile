@@ -47,6 +47,7 @@ $(BUILD)/%.o: %.c
 	@$(CC) $(ALL_CFLAGS) $(FILE_CFLAGS) -c $< -o $@
 
 $(BUILD)/librcut.a: $(OBJS)
+	@rm -f $@
 	@$(AR) rcs $@ $^
 
 $(OUT): $(BUILD)/cmd/main.o $(BUILD)/librcut.a flavors/plugin.dynlist
