@@ -8,6 +8,7 @@
 #include "json.h"
 
 #include "verdict.h"
+#include "../torture/options_table.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -111,6 +112,24 @@ static void put_num(json_object *o, const char *key, double v, int decimals)
 static void put_secs(json_object *o, const char *key, uint64_t ns)
 {
 	put_num(o, key, (double)ns / 1e9, 3);
+}
+
+/* An option's value as the table typed it. */
+static json_object *param(const struct rcut_opt_value *p)
+{
+	char text[64];
+
+	switch (p->kind) {
+	case RCUT_VAL_BOOL:
+		return json_object_new_boolean(p->i != 0);
+	case RCUT_VAL_SECS:
+		snprintf(text, sizeof(text), "%.3f", (double)p->ns / 1e9);
+		return json_object_new_double_s((double)p->ns / 1e9, text);
+	case RCUT_VAL_TEXT:
+		return json_object_new_string(p->text);
+	default:
+		return json_object_new_int64(p->i);
+	}
 }
 
 static json_object *histogram(const uint64_t *h)
@@ -217,32 +236,17 @@ static const char *seed_text(uint64_t seed, char buf[24])
 /* Every option of the run, as resolved where it was resolved. */
 static json_object *config(const struct rcut_json_run *run)
 {
-	const struct rcut_config *c = run->cfg;
+	const struct rcut_opt_run resolved = { .test = RCUT_TEST_TORTURE,
+					       .nreaders = run->nreaders,
+					       .ncpus = run->ncpus };
+	struct rcut_opt_value p[RCUT_OPT_MAX];
 	json_object *o = json_object_new_object(), *a;
-	char seed[24];
+	int n = rcut_opt_params(run->cfg, &resolved, RCUT_PARAMS_JSON, p,
+				RCUT_OPT_MAX);
 
-	put_i64(o, "nreaders", run->nreaders);
-	put_i64(o, "nfakewriters", c->nfakewriters);
-	put_secs(o, "stat_interval_s", c->stat_interval_ns);
-	put_secs(o, "duration_s", c->duration_ns);
-	put_str(o, "seed", seed_text(c->seed, seed));
-	put(o, "stop_on_failure", json_object_new_boolean(c->stop_on_failure));
-	put_str(o, "call_rcu", rcut_call_mode_names[c->call_mode]);
-	put_secs(o, "read_exit_delay_s", c->read_exit_delay_ns);
-	put_i64(o, "read_exit_burst", c->read_exit_burst);
-	put_secs(o, "stall_timeout_s", c->stall_timeout_ns);
-	put_i64(o, "cpus", run->ncpus);
-	put_str(o, "pin", rcut_pin_names[c->pin]);
-	put_secs(o, "onoff_interval_s", c->onoff_interval_ns);
-	put_secs(o, "onoff_holdoff_s", c->onoff_holdoff_ns);
-	put_i64(o, "n_barrier_cbs", c->n_barrier_cbs);
-	put_i64(o, "fwd_progress", c->fwd_progress);
-	put_secs(o, "fwd_progress_holdoff_s", c->fwd_progress_holdoff_ns);
-	put_i64(o, "fwd_progress_div", c->fwd_progress_div);
-	put_i64(o, "cbflood_max", c->cbflood_max);
-	put_secs(o, "stutter_s", c->stutter_ns);
-	put_secs(o, "shuffle_interval_s", c->shuffle_interval_ns);
-	put_i64(o, "verbose", c->verbose);
+	/* The option table's JSON list, then the lists that are no rows. */
+	for (int i = 0; i < n; i++)
+		put(o, p[i].key, param(&p[i]));
 	a = json_object_new_array();
 	for (int k = 0; k < RCUT_GP_NKINDS; k++)
 		if (run->gp_kinds & (1u << k))
@@ -250,8 +254,9 @@ static json_object *config(const struct rcut_json_run *run)
 				a, json_object_new_string(run->gp_names[k]));
 	put(o, "gp", a);
 	a = json_object_new_array();
-	for (int i = 0; i < c->nparams; i++)
-		json_object_array_add(a, json_object_new_string(c->params[i]));
+	for (int i = 0; i < run->cfg->nparams; i++)
+		json_object_array_add(
+			a, json_object_new_string(run->cfg->params[i]));
 	put(o, "params", a);
 	return o;
 }

@@ -6,8 +6,8 @@
  */
 #include "ref_table.h"
 
+#include "options_table.h"
 #include "torture.h"
-#include "../cmd/parse.h"
 #include "../report/percentile.h"
 
 #include <stdio.h>
@@ -18,17 +18,12 @@
 
 void ref_print_params(long nreaders, const char *what)
 {
-	const struct rcut_config *c = torture_cfg;
-	char d[32];
+	const struct rcut_opt_run run = { .test = RCUT_TEST_REF,
+					  .nreaders = nreaders,
+					  .ncpus = rcut_nr_cpus() };
 
-	rcut_format_duration(c->stall_timeout_ns, d, sizeof(d));
-	printf("%s-ref-scale:--- %s: loops=%ld nreaders=%ld nruns=%ld readdelay=%ld cpus=%d pin=%s stall_timeout=%s",
-	       torture_flavor->name, what, c->ref.loops, nreaders, c->ref.nruns,
-	       c->ref.readdelay_ns, rcut_nr_cpus(), rcut_pin_names[c->pin], d);
-	for (int i = 0; i < c->nparams; i++)
-		printf(" %s", c->params[i]);
-	putchar('\n');
-	fflush(stdout);
+	rcut_opt_print_params(stdout, torture_cfg, &run, torture_flavor->name,
+			      what);
 }
 
 void ref_print_method(const struct rcut_flavor *f)

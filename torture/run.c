@@ -10,6 +10,7 @@
 #include "run.h"
 
 #include "gp.h"
+#include "options_table.h"
 #include "torture.h"
 #include "../cmd/parse.h"
 #include "../cmd/scenario.h"
@@ -57,33 +58,12 @@ void torture_second_signal(int sig)
 /* "<flavor>-torture:--- <what>: nreaders=... " as the kernel prints it. */
 static void print_params(const char *what)
 {
-	const struct rcut_config *c = torture_cfg;
-	char d[6][32];
+	const struct rcut_opt_run run = { .test = RCUT_TEST_TORTURE,
+					  .nreaders = torture_nreaders,
+					  .ncpus = rcut_nr_cpus() };
 
-	rcut_format_duration(c->stat_interval_ns, d[0], sizeof(d[0]));
-	rcut_format_duration(c->duration_ns, d[1], sizeof(d[1]));
-	rcut_format_duration(c->read_exit_delay_ns, d[2], sizeof(d[2]));
-	rcut_format_duration(c->stall_timeout_ns, d[3], sizeof(d[3]));
-	rcut_format_duration(c->onoff_interval_ns, d[4], sizeof(d[4]));
-	rcut_format_duration(c->onoff_holdoff_ns, d[5], sizeof(d[5]));
-	printf("%s-torture:--- %s: nreaders=%ld nfakewriters=%ld stat_interval=%s duration=%s seed=%llu stop_on_failure=%d call_rcu=%s read_exit_delay=%s read_exit_burst=%ld stall_timeout=%s cpus=%d pin=%s onoff_interval=%s onoff_holdoff=%s n_barrier_cbs=%ld fwd_progress=%ld",
-	       torture_flavor->name, what, torture_nreaders, c->nfakewriters,
-	       d[0], d[1], (unsigned long long)c->seed, c->stop_on_failure,
-	       rcut_call_mode_names[c->call_mode], d[2], c->read_exit_burst,
-	       d[3], rcut_nr_cpus(), rcut_pin_names[c->pin], d[4], d[5],
-	       c->n_barrier_cbs, c->fwd_progress);
-	rcut_format_duration(c->fwd_progress_holdoff_ns, d[0], sizeof(d[0]));
-	rcut_format_duration(c->stutter_ns, d[1], sizeof(d[1]));
-	rcut_format_duration(c->shuffle_interval_ns, d[2], sizeof(d[2]));
-	printf(" fwd_progress_holdoff=%s fwd_progress_div=%ld cbflood_max=%ld stutter=%s shuffle_interval=%s",
-	       d[0], c->fwd_progress_div, c->cbflood_max, d[1], d[2]);
-	for (int k = 0; k < RCUT_GP_NKINDS; k++)
-		if (c->gp_mask & (1u << k))
-			printf(" gp_%s=1", torture_gp_names[k]);
-	for (int i = 0; i < c->nparams; i++)
-		printf(" %s", c->params[i]);
-	putchar('\n');
-	fflush(stdout);
+	rcut_opt_print_params(stdout, torture_cfg, &run, torture_flavor->name,
+			      what);
 }
 
 /* Where the flavor and the options came from: plugin file, scenario. */

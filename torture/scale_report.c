@@ -10,7 +10,7 @@
  */
 #include "scale.h"
 
-#include "../cmd/parse.h"
+#include "options_table.h"
 #include "../report/percentile.h"
 
 #include <stdio.h>
@@ -18,26 +18,13 @@
 
 void scale_print_params(const char *what)
 {
-	const struct rcut_config *c = torture_cfg;
-	const struct rcut_scale_config *sc = &c->scale;
-	char d[5][32];
+	const struct rcut_opt_run run = { .test = RCUT_TEST_SCALE,
+					  .nreaders = scale_nreaders,
+					  .nwriters = scale_nwriters,
+					  .ncpus = rcut_nr_cpus() };
 
-	rcut_format_duration(sc->holdoff_ns, d[0], sizeof(d[0]));
-	rcut_format_duration(c->duration_ns, d[1], sizeof(d[1]));
-	rcut_format_duration(sc->writer_holdoff_ns, d[2], sizeof(d[2]));
-	rcut_format_duration(sc->pd_busy_wait_ns, d[3], sizeof(d[3]));
-	rcut_format_duration(c->stall_timeout_ns, d[4], sizeof(d[4]));
-	printf("%s-scale:--- %s: gp_async=%d gp_async_max=%ld gp_exp=%d holdoff=%s minruntime=%s min_samples=%ld nreaders=%ld nwriters=%d writer_holdoff=%s readdelay=%ld pd_test=%d pd_busy_wait=%s pd_resched=%d pd_sleep=%d call_rcu=%s cpus=%d pin=%s stall_timeout=%s seed=%llu",
-	       torture_flavor->name, what, c->gp_mask == 1u << RCUT_GP_NORMAL,
-	       sc->gp_async_max, c->gp_mask == 1u << RCUT_GP_EXP, d[0], d[1],
-	       sc->min_samples, scale_nreaders, scale_nwriters, d[2],
-	       c->ref.readdelay_ns, sc->pd_test, d[3], sc->pd_resched,
-	       sc->pd_sleep, rcut_call_mode_names[c->call_mode], rcut_nr_cpus(),
-	       rcut_pin_names[c->pin], d[4], (unsigned long long)c->seed);
-	for (int i = 0; i < c->nparams; i++)
-		printf(" %s", c->params[i]);
-	putchar('\n');
-	fflush(stdout);
+	rcut_opt_print_params(stdout, torture_cfg, &run, torture_flavor->name,
+			      what);
 }
 
 /* Every kept sample, writer by writer; --verbose prints each. */
