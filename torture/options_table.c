@@ -776,8 +776,11 @@ bool rcut_opt_default_text(const struct rcut_opt *o, char *buf, size_t len)
 			return false;
 		snprintf(buf, len, "%lld", o->def);
 		return true;
-	case RCUT_OPT_DURATION:
-		rcut_format_duration((uint64_t)o->def, buf, len);
+	case RCUT_OPT_DURATION: /* the documents write a zero as "0" */
+		if (o->def)
+			rcut_format_duration((uint64_t)o->def, buf, len);
+		else
+			snprintf(buf, len, "0");
 		return true;
 	case RCUT_OPT_CHOICE:
 		snprintf(buf, len, "%s", o->names[o->def]);
