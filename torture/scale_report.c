@@ -16,9 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void scale_print_params(const char *what)
+void scale_print_params(struct torture_run *run, const char *what)
 {
-	const struct rcut_config *c = torture_cfg;
+	const struct rcut_config *c = run->cfg;
+	const struct scale_state *s = scale_state(run);
 	const struct rcut_scale_config *sc = &c->scale;
 	char d[5][32];
 
@@ -28,9 +29,9 @@ void scale_print_params(const char *what)
 	rcut_format_duration(sc->pd_busy_wait_ns, d[3], sizeof(d[3]));
 	rcut_format_duration(c->stall_timeout_ns, d[4], sizeof(d[4]));
 	printf("%s-scale:--- %s: gp_async=%d gp_async_max=%ld gp_exp=%d holdoff=%s minruntime=%s min_samples=%ld nreaders=%ld nwriters=%d writer_holdoff=%s readdelay=%ld pd_test=%d pd_busy_wait=%s pd_resched=%d pd_sleep=%d call_rcu=%s cpus=%d pin=%s stall_timeout=%s seed=%llu",
-	       torture_flavor->name, what, c->gp_mask == 1u << RCUT_GP_NORMAL,
+	       run->flavor->name, what, c->gp_mask == 1u << RCUT_GP_NORMAL,
 	       sc->gp_async_max, c->gp_mask == 1u << RCUT_GP_EXP, d[0], d[1],
-	       sc->min_samples, scale_nreaders, scale_nwriters, d[2],
+	       sc->min_samples, s->nreaders, s->nwriters, d[2],
 	       c->ref.readdelay_ns, sc->pd_test, d[3], sc->pd_resched,
 	       sc->pd_sleep, rcut_call_mode_names[c->call_mode], rcut_nr_cpus(),
 	       rcut_pin_names[c->pin], d[4], (unsigned long long)c->seed);
@@ -41,25 +42,26 @@ void scale_print_params(const char *what)
 }
 
 /* Every kept sample, writer by writer; --verbose prints each. */
-static uint64_t *collect(size_t *n)
+static uint64_t *collect(struct torture_run *run, size_t *n)
 {
-	const char *name = torture_flavor->name;
+	const struct scale_state *ss = scale_state(run);
+	const char *name = run->flavor->name;
 	uint64_t *all;
 
 	*n = 0;
-	for (int i = 0; i < scale_nwriters; i++)
-		*n += scale_samples_kept(&scale_writers[i].samples);
+	for (int i = 0; i < ss->nwriters; i++)
+		*n += scale_samples_kept(&ss->writers[i].samples);
 	all = malloc((*n ? *n : 1) * sizeof(*all));
 	if (!all)
 		return NULL;
 	*n = 0;
-	for (int i = 0; i < scale_nwriters; i++) {
-		const struct scale_samples *s = &scale_writers[i].samples;
+	for (int i = 0; i < ss->nwriters; i++) {
+		const struct scale_samples *s = &ss->writers[i].samples;
 		size_t kept = scale_samples_kept(s);
 
 		for (size_t k = 0; k < kept; k++) {
 			all[*n] = atomic_load(&s->ns[k]);
-			if (torture_cfg->verbose > 1)
+			if (run->cfg->verbose > 1)
 				printf("%s-scale: %4d writer-duration: %5zu %llu\n",
 				       name, i, k, (unsigned long long)all[*n]);
 			(*n)++;
@@ -69,13 +71,15 @@ static uint64_t *collect(size_t *n)
 }
 
 /* The kernel's per-writer and whole-run lines; returns the GP count. */
-static uint64_t print_counts(const struct scale_result *r, size_t kept)
+static uint64_t print_counts(struct torture_run *run,
+			     const struct scale_result *r, size_t kept)
 {
-	const char *name = torture_flavor->name;
+	const struct scale_state *ss = scale_state(run);
+	const char *name = run->flavor->name;
 	uint64_t gps = 0, discarded = 0;
 
-	for (int i = 0; i < scale_nwriters; i++) {
-		const struct scale_samples *s = &scale_writers[i].samples;
+	for (int i = 0; i < ss->nwriters; i++) {
+		const struct scale_samples *s = &ss->writers[i].samples;
 
 		printf("%s-scale: writer %d gps: %llu\n", name, i,
 		       (unsigned long long)atomic_load(&s->seen));
@@ -94,20 +98,21 @@ static uint64_t print_counts(const struct scale_result *r, size_t kept)
 		       name, kept, (unsigned long long)gps);
 	if (r->interrupted)
 		printf("%s-scale: interrupted before every writer had --min-samples %ld grace periods and --duration had passed\n",
-		       name, torture_cfg->scale.min_samples);
+		       name, run->cfg->scale.min_samples);
 	return gps;
 }
 
 /* Writers' CPU plus the flavor's threads', over the window, per GP. */
-static void print_cpu(const struct scale_result *r)
+static void print_cpu(struct torture_run *run, const struct scale_result *r)
 {
-	const char *name = torture_flavor->name;
+	const struct scale_state *ss = scale_state(run);
+	const char *name = run->flavor->name;
 	uint64_t writer_ns = 0, started = 0;
 	char a[32], b[32], c[32];
 
-	for (int i = 0; i < scale_nwriters; i++) {
-		writer_ns += scale_writers[i].cpu_ns;
-		started += scale_writers[i].gps;
+	for (int i = 0; i < ss->nwriters; i++) {
+		writer_ns += ss->writers[i].cpu_ns;
+		started += ss->writers[i].gps;
 	}
 	printf("%s-scale: Writer CPU time: %.3f us for %llu grace periods started\n",
 	       name, (double)writer_ns / 1e3, (unsigned long long)started);
@@ -135,14 +140,15 @@ static void print_cpu(const struct scale_result *r)
 			       c, sizeof(c)));
 }
 
-void scale_report(const struct scale_result *r)
+void scale_report(struct torture_run *run, const struct scale_result *r)
 {
+	const struct rcut_flavor *f = run->flavor;
 	struct rcut_gp_summary s;
 	size_t n;
-	uint64_t *all = collect(&n), gps;
+	uint64_t *all = collect(run, &n), gps;
 	char ratio[32];
 
-	gps = print_counts(r, n);
+	gps = print_counts(run, r, n);
 	if (n && all && rcut_gp_summarize(all, n, &s) == 0) {
 		rcut_gp_summary_print(stdout, &s);
 		rcut_gp_summary_free(&s);
@@ -150,7 +156,7 @@ void scale_report(const struct scale_result *r)
 		printf("No rcuscale records found???\n");
 	}
 	free(all);
-	if (torture_flavor->get_gp_seq && r->batches)
+	if (f->get_gp_seq && r->batches)
 		printf("Grace periods: %llu Batches: %lu Ratio: %s\n",
 		       (unsigned long long)gps, r->batches,
 		       rcut_awk_number((double)gps / (double)r->batches, ratio,
@@ -158,7 +164,7 @@ void scale_report(const struct scale_result *r)
 	else
 		printf("Grace periods: %llu Batches: %lu\n",
 		       (unsigned long long)gps, r->batches);
-	print_cpu(r);
-	if (torture_flavor->stats)
-		torture_flavor->stats(stdout);
+	print_cpu(run, r);
+	if (f->stats)
+		f->stats(stdout);
 }
