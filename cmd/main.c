@@ -7,7 +7,7 @@
 #include "../report/json.h"
 #include "../report/verdict.h"
 #include "../torture/ref.h"
-#include "../torture/run.h"
+#include "../torture/torture_test.h"
 #include "../torture/scale.h"
 
 #include <stdio.h>
@@ -83,7 +83,7 @@ static int run(struct rcut_config *cfg)
 	}
 	if (cfg->test == RCUT_TEST_SCALE)
 		return scale_run(cfg, flavor);
-	return torture_run(cfg, flavor);
+	return torture_test_run(cfg, flavor);
 }
 
 int main(int argc, char **argv)

@@ -14,33 +14,36 @@
 
 #define POST_SPREAD_NS 50000000ULL /* posters post within 50 ms */
 
-static struct torture_cb *barrier_cbs;
-static _Atomic long phase; /* bumped by the driver to start a phase */
-static _Atomic long posted, invoked;
-
 static void barrier_cb(struct torture_cb *cb)
 {
-	(void)cb;
-	atomic_fetch_add(&invoked, 1);
+	atomic_fetch_add(&cb->run->barrier.invoked, 1);
 }
 
-int torture_barrier_init(void)
+int torture_barrier_init(struct torture_run *run)
 {
-	barrier_cbs = calloc((size_t)torture_cfg->n_barrier_cbs,
-			     sizeof(*barrier_cbs));
-	return barrier_cbs ? 0 : -1;
+	run->barrier.cbs = calloc((size_t)run->cfg->n_barrier_cbs,
+				  sizeof(*run->barrier.cbs));
+	return run->barrier.cbs ? 0 : -1;
+}
+
+void torture_barrier_cleanup(struct torture_run *run)
+{
+	free(run->barrier.cbs);
+	run->barrier.cbs = NULL;
 }
 
 /* A poster: one callback per phase, from its current CPU. */
 void torture_barrier_poster(struct torture_thread *t)
 {
+	struct torture_run *run = t->run;
+	struct torture_barrier *b = &run->barrier;
 	long seen = 0;
 
-	while (!torture_must_stop()) {
-		long p = atomic_load(&phase);
+	while (!torture_must_stop(run)) {
+		long p = atomic_load(&b->phase);
 
 		if (p == seen) {
-			torture_sleep_ns(1000000);
+			torture_sleep_ns(run, 1000000);
 			continue;
 		}
 		seen = p;
@@ -48,68 +51,74 @@ void torture_barrier_poster(struct torture_thread *t)
 		 * Post at a random moment of the phase (the kernel posts at
 		 * once), so callbacks meet CPU offline at every stage.
 		 */
-		torture_sleep_ns(torture_random(&t->rand) % POST_SPREAD_NS);
-		if (torture_must_stop())
+		torture_sleep_ns(run,
+				 torture_random(&t->rand) % POST_SPREAD_NS);
+		if (torture_must_stop(run))
 			break;
 		torture_cpu_checkpoint();
-		torture_cb_post(&barrier_cbs[t->id], "barrier", barrier_cb);
-		atomic_fetch_add(&posted, 1);
+		torture_cb_post(run, &b->cbs[t->id], "barrier", barrier_cb);
+		atomic_fetch_add(&b->posted, 1);
 	}
 }
 
 /* Wait until every poster posted this phase's callback; false on stop. */
-static bool wait_for_posters(long n)
+static bool wait_for_posters(struct torture_run *run, long n)
 {
-	while (atomic_load(&posted) < n) {
-		if (torture_must_stop())
+	while (atomic_load(&run->barrier.posted) < n) {
+		if (torture_must_stop(run))
 			return false;
-		torture_sleep_ns(100000);
+		torture_sleep_ns(run, 100000);
 	}
 	return true;
 }
 
+/* One barrier call of the test: timed, and checked against the posters. */
+static void barrier_once(struct torture_run *run, long n)
+{
+	struct torture_counters *c = &run->counters;
+	struct torture_barrier *b = &run->barrier;
+	uint64_t start = torture_now_ns(), took;
+	long ran;
+
+	counter_inc(&c->barrier_attempts);
+	torture_op_begin("barrier (barrier test)");
+	run->flavor->barrier();
+	torture_op_end();
+	took = torture_now_ns() - start;
+	atomic_fetch_add(&c->barrier_ns_sum, took);
+	if (took > atomic_load(&c->barrier_ns_max))
+		atomic_store(&c->barrier_ns_max, took);
+	ran = atomic_load(&b->invoked);
+	if (ran == n) {
+		counter_inc(&c->barrier_ok);
+		return;
+	}
+	counter_inc(&c->rtbe);
+	torture_failure(
+		run, "rtbe",
+		"barrier returned after %ld of %ld barrier callbacks had run",
+		ran, n);
+	/* Recover: the rest must still come, or it is a stall. */
+	torture_op_begin("waiting for callbacks after an early barrier");
+	while (atomic_load(&b->invoked) < n && !torture_must_stop(run))
+		torture_nap_ns(1000000);
+	torture_op_end();
+}
+
 void torture_barrier_driver(struct torture_thread *t)
 {
-	const struct rcut_flavor *f = torture_flavor;
-	long n = torture_cfg->n_barrier_cbs;
+	struct torture_run *run = t->run;
+	struct torture_barrier *b = &run->barrier;
+	long n = run->cfg->n_barrier_cbs;
 
-	(void)t;
-	while (!torture_must_stop()) {
-		uint64_t start, took;
-		long ran;
-
-		torture_stutter_wait();
-		atomic_store(&posted, 0);
-		atomic_store(&invoked, 0);
-		atomic_fetch_add(&phase, 1);
-		if (!wait_for_posters(n))
+	while (!torture_must_stop(run)) {
+		torture_stutter_wait(t);
+		atomic_store(&b->posted, 0);
+		atomic_store(&b->invoked, 0);
+		atomic_fetch_add(&b->phase, 1);
+		if (!wait_for_posters(run, n))
 			break;
-		counter_inc(&torture_counters.barrier_attempts);
-		start = torture_now_ns();
-		torture_op_begin("barrier (barrier test)");
-		f->barrier();
-		torture_op_end();
-		took = torture_now_ns() - start;
-		atomic_fetch_add(&torture_counters.barrier_ns_sum, took);
-		if (took > atomic_load(&torture_counters.barrier_ns_max))
-			atomic_store(&torture_counters.barrier_ns_max, took);
-		ran = atomic_load(&invoked);
-		if (ran != n) {
-			counter_inc(&torture_counters.rtbe);
-			torture_failure(
-				"rtbe",
-				"barrier returned after %ld of %ld barrier callbacks had run",
-				ran, n);
-			/* Recover: the rest must still come, or it is a stall. */
-			torture_op_begin(
-				"waiting for callbacks after an early barrier");
-			while (atomic_load(&invoked) < n &&
-			       !torture_must_stop())
-				torture_nap_ns(1000000);
-			torture_op_end();
-		} else {
-			counter_inc(&torture_counters.barrier_ok);
-		}
-		torture_sleep_ns(100000000); /* HZ/10 between phases */
+		barrier_once(run, n);
+		torture_sleep_ns(run, 100000000); /* HZ/10 between phases */
 	}
 }

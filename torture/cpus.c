@@ -33,37 +33,38 @@ struct sim_cpu {
 	hwloc_bitmap_t set;	       /* that PU, for binding */
 } __attribute__((aligned(64)));
 
-static hwloc_topology_t topo;
-static struct sim_cpu *cpus;
-static int ncpus, npus;
-static int *pu_order;		 /* usable PUs, in the --pin order */
-static _Atomic int online_count; /* CPUs in CPU_ONLINE state */
-static _Atomic int shuffle_idle = -1;
-static bool pinning;
-
+/*
+ * The calling thread's CPU (thread-local, like the kernel's per-task
+ * CPU): -1 if none, -cpu-2 while detached (remembered, not attached).
+ */
 static __thread int current_cpu = -1;
 static __thread int bound_cpu = -1; /* the CPU whose PU we are bound to */
+static __thread struct torture_cpus *my_cpus; /* the run's, once entered */
 
 int rcut_current_cpu(void)
 {
 	return current_cpu >= 0 ? current_cpu : -1;
 }
 
+/* The flavor ABI has no context: the run's CPU count via the one pointer. */
 int rcut_nr_cpus(void)
 {
-	return ncpus;
+	return torture_signal_run ? torture_signal_run->cpus.n : 0;
 }
 
 /* The PUs we may run on, in compact (topology) or scatter order. */
-static int collect_pus(bool scatter, char *err, size_t len)
+static int collect_pus(struct torture_cpus *c, bool scatter, char *err,
+		       size_t len)
 {
+	hwloc_topology_t topo = c->topo;
 	hwloc_bitmap_t allowed = hwloc_bitmap_alloc();
-	int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU), k = 0;
+	int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU), k = 0, *pu_order;
 
 	if (!allowed || hwloc_get_cpubind(topo, allowed, HWLOC_CPUBIND_PROCESS))
 		hwloc_bitmap_copy(allowed,
 				  hwloc_topology_get_allowed_cpuset(topo));
 	pu_order = calloc((size_t)(n > 0 ? n : 1), sizeof(*pu_order));
+	c->pu_order = pu_order;
 	if (!pu_order) {
 		snprintf(err, len, "cannot allocate the PU table");
 		return -1;
@@ -80,7 +81,7 @@ static int collect_pus(bool scatter, char *err, size_t len)
 		snprintf(err, len, "hwloc found no PU this process may run on");
 		return -1;
 	}
-	npus = k;
+	c->npus = k;
 	if (scatter && k > 2) {
 		/*
 		 * Scatter: take every other PU, then the rest, so neighbours
@@ -116,29 +117,31 @@ int torture_cpus_available(void)
 	return n > 0 ? n : 1;
 }
 
-int torture_cpus_init(char *err, size_t len)
+int torture_cpus_init(struct torture_run *run, char *err, size_t len)
 {
-	const struct rcut_config *c = torture_cfg;
+	const struct rcut_config *cfg = run->cfg;
+	struct torture_cpus *c = &run->cpus;
+	struct sim_cpu *cpus;
 
-	if (hwloc_topology_init(&topo) || hwloc_topology_load(topo)) {
+	if (hwloc_topology_init(&c->topo) || hwloc_topology_load(c->topo)) {
 		snprintf(err, len, "hwloc cannot read the machine's topology");
 		return -1;
 	}
-	if (collect_pus(c->pin == RCUT_PIN_SCATTER, err, len))
+	if (collect_pus(c, cfg->pin == RCUT_PIN_SCATTER, err, len))
 		return -1;
-	ncpus = c->ncpus > 0 ? (int)c->ncpus : npus;
-	pinning = c->pin != RCUT_PIN_NONE;
-	cpus = aligned_alloc(64, sizeof(*cpus) * (size_t)ncpus);
+	c->n = cfg->ncpus > 0 ? (int)cfg->ncpus : c->npus;
+	c->pinning = cfg->pin != RCUT_PIN_NONE;
+	cpus = c->cpu = aligned_alloc(64, sizeof(*cpus) * (size_t)c->n);
 	if (!cpus) {
-		snprintf(err, len, "cannot allocate %d simulated CPUs", ncpus);
+		snprintf(err, len, "cannot allocate %d simulated CPUs", c->n);
 		return -1;
 	}
-	for (int i = 0; i < ncpus; i++) {
+	for (int i = 0; i < c->n; i++) {
 		atomic_init(&cpus[i].state, CPU_ONLINE);
 		atomic_init(&cpus[i].nthreads, 0);
 		atomic_init(&cpus[i].pending_cbs, 0);
 		atomic_init(&cpus[i].last_post_ns, 0);
-		cpus[i].pu = pu_order[i % npus];
+		cpus[i].pu = c->pu_order[i % c->npus];
 		cpus[i].set = hwloc_bitmap_alloc();
 		if (!cpus[i].set) {
 			snprintf(err, len, "cannot allocate a cpuset");
@@ -146,79 +149,80 @@ int torture_cpus_init(char *err, size_t len)
 		}
 		hwloc_bitmap_only(cpus[i].set, (unsigned)cpus[i].pu);
 	}
-	atomic_store(&online_count, ncpus);
+	atomic_store(&c->online, c->n);
 	return 0;
 }
 
-void torture_cpus_print(FILE *out)
+void torture_cpus_print(struct torture_run *run, FILE *out)
 {
-	const char *name = torture_flavor->name;
+	const char *name = run->flavor->name;
+	struct torture_cpus *c = &run->cpus;
 
 	fprintf(out,
 		"%s-%s: topology: %d packages, %d cores, %d PUs; this process may use %d PUs\n",
-		name, torture_tag,
-		hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE),
-		hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE),
-		hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU), npus);
-	fprintf(out, "%s-%s: %d simulated CPUs, pinning %s:", name, torture_tag,
-		ncpus, rcut_pin_names[torture_cfg->pin]);
-	for (int i = 0; i < ncpus; i++)
-		fprintf(out, " %d->PU%d", i, cpus[i].pu);
+		name, run->tag,
+		hwloc_get_nbobjs_by_type(c->topo, HWLOC_OBJ_PACKAGE),
+		hwloc_get_nbobjs_by_type(c->topo, HWLOC_OBJ_CORE),
+		hwloc_get_nbobjs_by_type(c->topo, HWLOC_OBJ_PU), c->npus);
+	fprintf(out, "%s-%s: %d simulated CPUs, pinning %s:", name, run->tag,
+		c->n, rcut_pin_names[run->cfg->pin]);
+	for (int i = 0; i < c->n; i++)
+		fprintf(out, " %d->PU%d", i, c->cpu[i].pu);
 	fputc('\n', out);
 }
-
 /* Whether threads may be on cpu now. */
-static bool cpu_usable(int cpu)
+static bool cpu_usable(struct torture_cpus *c, int cpu)
 {
-	return atomic_load(&cpus[cpu].state) == CPU_ONLINE &&
-	       (cpu != atomic_load_explicit(&shuffle_idle, relaxed) ||
-		atomic_load_explicit(&online_count, relaxed) <= 1);
+	return atomic_load(&c->cpu[cpu].state) == CPU_ONLINE &&
+	       (cpu != atomic_load_explicit(&c->shuffle_idle, relaxed) ||
+		atomic_load_explicit(&c->online, relaxed) <= 1);
 }
 
 /* Bind the calling thread to cpu's PU; false (and a report) on failure. */
-static void bind_to(int cpu)
+static void bind_to(struct torture_cpus *c, int cpu)
 {
+	struct sim_cpu *cpus = c->cpu;
 	int err;
 
-	if (!pinning || bound_cpu == cpu ||
+	if (!c->pinning || bound_cpu == cpu ||
 	    (bound_cpu >= 0 && cpus[bound_cpu].pu == cpus[cpu].pu)) {
 		bound_cpu = cpu;
 		return;
 	}
-	err = hwloc_set_cpubind(topo, cpus[cpu].set, HWLOC_CPUBIND_THREAD);
+	err = hwloc_set_cpubind(c->topo, cpus[cpu].set, HWLOC_CPUBIND_THREAD);
 	if (err) {
 		struct torture_thread *t = torture_self();
 
 		torture_internal_error(
+			t->run,
 			"cannot bind %s %d to PU %d (simulated CPU %d) with hwloc",
-			t ? t->kind : "thread", t ? t->id : -1, cpus[cpu].pu,
-			cpu);
+			t->kind, t->id, cpus[cpu].pu, cpu);
 		return;
 	}
 	bound_cpu = cpu;
 }
 
 /* Try to put the calling thread on cpu; false if cpu is not usable. */
-static bool try_attach(int cpu)
+static bool try_attach(struct torture_cpus *c, int cpu)
 {
-	atomic_fetch_add(&cpus[cpu].nthreads, 1);
-	if (cpu_usable(cpu)) {
+	atomic_fetch_add(&c->cpu[cpu].nthreads, 1);
+	if (cpu_usable(c, cpu)) {
 		current_cpu = cpu;
-		bind_to(cpu);
+		bind_to(c, cpu);
 		return true;
 	}
-	atomic_fetch_sub(&cpus[cpu].nthreads, 1);
+	atomic_fetch_sub(&c->cpu[cpu].nthreads, 1);
 	return false;
 }
 
 /* Attach to some usable CPU, starting the search at a random one. */
-static void attach_anywhere(struct torture_rand *r)
+static void attach_anywhere(struct torture_cpus *c, struct torture_rand *r)
 {
 	for (;;) {
-		int start = (int)(torture_random(r) % (uint64_t)ncpus);
+		int start = (int)(torture_random(r) % (uint64_t)c->n);
 
-		for (int i = 0; i < ncpus; i++)
-			if (try_attach((start + i) % ncpus))
+		for (int i = 0; i < c->n; i++)
+			if (try_attach(c, (start + i) % c->n))
 				return;
 		/* Every CPU is in transition: give the onoff thread a moment. */
 		torture_nap_ns(100000);
@@ -227,14 +231,18 @@ static void attach_anywhere(struct torture_rand *r)
 
 void torture_cpu_enter(struct torture_thread *t, int cpu)
 {
-	t->cpu = cpu % ncpus;
-	if (!try_attach(t->cpu))
-		attach_anywhere(&t->rand);
+	struct torture_run *run = t->run;
+	struct torture_cpus *c = &run->cpus;
+
+	my_cpus = c;
+	t->cpu = cpu % c->n;
+	if (!try_attach(c, t->cpu))
+		attach_anywhere(c, &t->rand);
 	t->cpu = current_cpu;
-	if (torture_cfg->verbose > 1)
+	if (run->cfg->verbose > 1)
 		printf("%s-%s: %s %d on simulated CPU %d (PU %d)\n",
-		       torture_flavor->name, torture_tag, t->kind, t->id,
-		       t->cpu, cpus[t->cpu].pu);
+		       run->flavor->name, run->tag, t->kind, t->id, t->cpu,
+		       c->cpu[t->cpu].pu);
 }
 
 void torture_cpu_exit(void)
@@ -246,7 +254,7 @@ bool torture_cpu_detach(void)
 {
 	if (current_cpu < 0)
 		return false;
-	atomic_fetch_sub(&cpus[current_cpu].nthreads, 1);
+	atomic_fetch_sub(&my_cpus->cpu[current_cpu].nthreads, 1);
 	current_cpu = -current_cpu - 2; /* remembered, not attached */
 	return true;
 }
@@ -259,8 +267,8 @@ void torture_cpu_attach(void)
 	if (cpu >= -1 || !t)
 		return;
 	cpu = -cpu - 2;
-	if (!try_attach(cpu))
-		attach_anywhere(&t->rand);
+	if (!try_attach(my_cpus, cpu))
+		attach_anywhere(my_cpus, &t->rand);
 	t->cpu = current_cpu;
 }
 
@@ -269,29 +277,38 @@ void torture_cpu_checkpoint_slow(void)
 	struct torture_thread *t = torture_self();
 
 	torture_cpu_detach();
-	attach_anywhere(&t->rand);
+	attach_anywhere(my_cpus, &t->rand);
 	t->cpu = current_cpu;
-	counter_inc(&torture_counters.migrations);
+	counter_inc(&t->run->counters.migrations);
 }
 
 bool torture_cpu_must_move(void)
 {
-	return current_cpu >= 0 && !cpu_usable(current_cpu);
+	return current_cpu >= 0 && !cpu_usable(my_cpus, current_cpu);
 }
 
-bool torture_cpu_is_online(int cpu)
+bool torture_cpu_is_online(struct torture_cpus *c, int cpu)
 {
-	return atomic_load(&cpus[cpu].state) == CPU_ONLINE;
+	return atomic_load(&c->cpu[cpu].state) == CPU_ONLINE;
 }
 
-int torture_cpus_online(void)
+int torture_cpus_online(struct torture_cpus *c)
 {
-	return atomic_load(&online_count);
+	return atomic_load(&c->online);
 }
 
-int torture_cpu_offline(int cpu, uint64_t bound_ns)
+/* Undo a started offline: the CPU is online again. */
+static int offline_abort(struct torture_cpus *c, int cpu)
 {
-	const struct rcut_flavor *f = torture_flavor;
+	atomic_fetch_add(&c->online, 1);
+	atomic_store(&c->cpu[cpu].state, CPU_ONLINE);
+	return -1;
+}
+
+int torture_cpu_offline(struct torture_run *run, int cpu, uint64_t bound_ns)
+{
+	const struct rcut_flavor *f = run->flavor;
+	struct torture_cpus *c = &run->cpus;
 	uint64_t deadline = torture_now_ns() + bound_ns;
 	int expected = CPU_ONLINE;
 
@@ -301,14 +318,14 @@ int torture_cpu_offline(int cpu, uint64_t bound_ns)
 	 * thread must always find a CPU, or (QSBR) the offline hook's grace
 	 * period would wait for a thread that waits for a CPU.
 	 */
-	if (atomic_load(&online_count) <= 1 ||
-	    !atomic_compare_exchange_strong(&cpus[cpu].state, &expected,
+	if (atomic_load(&c->online) <= 1 ||
+	    !atomic_compare_exchange_strong(&c->cpu[cpu].state, &expected,
 					    CPU_GOING_OFFLINE))
 		return -1;
-	atomic_fetch_sub(&online_count, 1);
-	while (atomic_load(&cpus[cpu].nthreads) > 0) {
+	atomic_fetch_sub(&c->online, 1);
+	while (atomic_load(&c->cpu[cpu].nthreads) > 0) {
 		if (torture_now_ns() > deadline)
-			goto abort;
+			return offline_abort(c, cpu);
 		torture_nap_ns(50000);
 	}
 	if (f->cpu_offline) {
@@ -318,21 +335,18 @@ int torture_cpu_offline(int cpu, uint64_t bound_ns)
 		err = f->cpu_offline(cpu);
 		torture_op_end();
 		if (err)
-			goto abort;
+			return offline_abort(c, cpu);
 	}
-	atomic_store(&cpus[cpu].state, CPU_OFFLINE);
+	atomic_store(&c->cpu[cpu].state, CPU_OFFLINE);
 	return 0;
-abort:
-	atomic_fetch_add(&online_count, 1);
-	atomic_store(&cpus[cpu].state, CPU_ONLINE);
-	return -1;
 }
 
-int torture_cpu_online(int cpu)
+int torture_cpu_online(struct torture_run *run, int cpu)
 {
-	const struct rcut_flavor *f = torture_flavor;
+	const struct rcut_flavor *f = run->flavor;
+	struct torture_cpus *c = &run->cpus;
 
-	if (atomic_load(&cpus[cpu].state) != CPU_OFFLINE)
+	if (atomic_load(&c->cpu[cpu].state) != CPU_OFFLINE)
 		return -1;
 	if (f->cpu_online) {
 		int err;
@@ -343,35 +357,36 @@ int torture_cpu_online(int cpu)
 		if (err)
 			return -1;
 	}
-	atomic_fetch_add(&online_count, 1);
-	atomic_store(&cpus[cpu].state, CPU_ONLINE);
+	atomic_fetch_add(&c->online, 1);
+	atomic_store(&c->cpu[cpu].state, CPU_ONLINE);
 	return 0;
 }
 
-void torture_cpu_callback_posted(int cpu, int delta)
+void torture_cpu_callback_posted(struct torture_cpus *c, int cpu, int delta)
 {
-	atomic_fetch_add_explicit(&cpus[cpu].pending_cbs, delta, relaxed);
+	atomic_fetch_add_explicit(&c->cpu[cpu].pending_cbs, delta, relaxed);
 	if (delta > 0)
-		atomic_store_explicit(&cpus[cpu].last_post_ns, torture_now_ns(),
-				      relaxed);
+		atomic_store_explicit(&c->cpu[cpu].last_post_ns,
+				      torture_now_ns(), relaxed);
 }
 
 /*
  * The online CPU whose pending callbacks were posted most recently: the
  * likeliest to hold callbacks the flavor has not even started on.
  */
-int torture_cpu_with_pending_callbacks(struct torture_rand *r)
+int torture_cpu_with_pending_callbacks(struct torture_cpus *c,
+				       struct torture_rand *r)
 {
-	int start = (int)(torture_random(r) % (uint64_t)ncpus), best = -1;
+	int start = (int)(torture_random(r) % (uint64_t)c->n), best = -1;
 	uint64_t best_ns = 0;
 
-	for (int i = 0; i < ncpus; i++) {
-		int cpu = (start + i) % ncpus;
-		uint64_t t =
-			atomic_load_explicit(&cpus[cpu].last_post_ns, relaxed);
+	for (int i = 0; i < c->n; i++) {
+		int cpu = (start + i) % c->n;
+		struct sim_cpu *s = &c->cpu[cpu];
+		uint64_t t = atomic_load_explicit(&s->last_post_ns, relaxed);
 
-		if (atomic_load(&cpus[cpu].state) == CPU_ONLINE &&
-		    atomic_load_explicit(&cpus[cpu].pending_cbs, relaxed) > 0 &&
+		if (atomic_load(&s->state) == CPU_ONLINE &&
+		    atomic_load_explicit(&s->pending_cbs, relaxed) > 0 &&
 		    (best < 0 || t > best_ns)) {
 			best = cpu;
 			best_ns = t;
@@ -380,7 +395,7 @@ int torture_cpu_with_pending_callbacks(struct torture_rand *r)
 	return best;
 }
 
-void torture_cpu_set_idle(int cpu)
+void torture_cpu_set_idle(struct torture_cpus *c, int cpu)
 {
-	atomic_store(&shuffle_idle, cpu);
+	atomic_store(&c->shuffle_idle, cpu);
 }

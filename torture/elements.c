@@ -11,45 +11,43 @@
 
 #include <stdio.h>
 
-static struct torture_elem pool[TORTURE_POOL_SIZE];
-static struct torture_elem *free_list;
-static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
-
-struct torture_elem *_Atomic torture_current;
-
-void torture_pool_init(void)
+void torture_pool_init(struct torture_pool *p)
 {
+	pthread_mutex_init(&p->lock, NULL);
+	p->free_list = NULL;
+	atomic_init(&p->current, NULL);
 	for (int i = 0; i < TORTURE_POOL_SIZE; i++) {
-		atomic_store(&pool[i].mbtest, 0);
-		pool[i].next = free_list;
-		free_list = &pool[i];
+		atomic_store(&p->elem[i].mbtest, 0);
+		p->elem[i].next = p->free_list;
+		p->free_list = &p->elem[i];
 	}
 }
 
-bool torture_pool_empty(void)
+bool torture_pool_empty(struct torture_pool *p)
 {
 	bool empty;
 
-	pthread_mutex_lock(&free_lock);
-	empty = !free_list;
-	pthread_mutex_unlock(&free_lock);
+	pthread_mutex_lock(&p->lock);
+	empty = !p->free_list;
+	pthread_mutex_unlock(&p->lock);
 	return empty;
 }
 
-struct torture_elem *torture_elem_alloc(void)
+struct torture_elem *torture_elem_alloc(struct torture_run *run)
 {
+	struct torture_pool *p = &run->pool;
 	struct torture_elem *e;
 
-	pthread_mutex_lock(&free_lock);
-	e = free_list;
+	pthread_mutex_lock(&p->lock);
+	e = p->free_list;
 	if (e)
-		free_list = e->next;
-	pthread_mutex_unlock(&free_lock);
+		p->free_list = e->next;
+	pthread_mutex_unlock(&p->lock);
 	if (!e) {
-		counter_inc(&torture_counters.rtaf);
+		counter_inc(&run->counters.rtaf);
 		return NULL;
 	}
-	counter_inc(&torture_counters.rta);
+	counter_inc(&run->counters.rta);
 	atomic_store_explicit(&e->pipe_count, 0, relaxed);
 	/* Ordered before publication by the writer's release store. */
 	atomic_store_explicit(&e->mbtest, 1, relaxed);
@@ -75,41 +73,43 @@ static void elem_poison(struct torture_elem *e)
 	}
 }
 
-static void elem_free(struct torture_elem *e)
+static void elem_free(struct torture_run *run, struct torture_elem *e)
 {
+	struct torture_pool *p = &run->pool;
+
 	elem_poison(e);
-	counter_inc(&torture_counters.rtf);
-	pthread_mutex_lock(&free_lock);
-	e->next = free_list;
-	free_list = e;
-	pthread_mutex_unlock(&free_lock);
+	counter_inc(&run->counters.rtf);
+	pthread_mutex_lock(&p->lock);
+	e->next = p->free_list;
+	p->free_list = e;
+	pthread_mutex_unlock(&p->lock);
 }
 
-bool torture_elem_age(struct torture_elem *e)
+bool torture_elem_age(struct torture_run *run, struct torture_elem *e)
 {
 	int i = atomic_load_explicit(&e->pipe_count, relaxed);
 
 	if (i >= 1) /* not the removal: a grace period passed since */
 		torture_mbchk_gp_passed(e);
-	counter_inc(&torture_counters
-			     .wcount[i > RCUT_PIPE_LEN ? RCUT_PIPE_LEN : i]);
+	counter_inc(
+		&run->counters.wcount[i > RCUT_PIPE_LEN ? RCUT_PIPE_LEN : i]);
 	atomic_store_explicit(&e->pipe_count, i + 1, relaxed);
 	if (i + 1 < RCUT_PIPE_LEN)
 		return false;
 	atomic_store_explicit(&e->mbtest, 0, memory_order_release);
-	elem_free(e);
+	elem_free(run, e);
 	return true;
 }
 
 static void elem_age_cb(struct torture_cb *cb);
 
 /* Post the element's next aging callback. */
-static void elem_post_aging(struct torture_elem *e)
+static void elem_post_aging(struct torture_run *run, struct torture_elem *e)
 {
 	struct torture_cb *cb = &e->cb[e->cb_next++ & 1];
 
 	cb->owner = e;
-	torture_cb_post(cb, "element aging", elem_age_cb);
+	torture_cb_post(run, cb, "element aging", elem_age_cb);
 }
 
 /* The aging callback: one stage per grace period, re-posted until freed. */
@@ -117,21 +117,21 @@ static void elem_age_cb(struct torture_cb *cb)
 {
 	struct torture_elem *e = cb->owner;
 
-	if (!torture_elem_age(e))
-		elem_post_aging(e);
+	if (!torture_elem_age(cb->run, e))
+		elem_post_aging(cb->run, e);
 }
 
-void torture_elem_age_async(struct torture_elem *e)
+void torture_elem_age_async(struct torture_run *run, struct torture_elem *e)
 {
-	elem_post_aging(e);
+	elem_post_aging(run, e);
 }
 
-bool torture_pool_stalled_callback(uint64_t now, uint64_t timeout, char *what,
-				   size_t len)
+bool torture_pool_stalled_callback(struct torture_pool *p, uint64_t now,
+				   uint64_t timeout, char *what, size_t len)
 {
 	for (int i = 0; i < TORTURE_POOL_SIZE; i++) {
 		for (int k = 0; k < 2; k++) {
-			struct torture_cb *cb = &pool[i].cb[k];
+			struct torture_cb *cb = &p->elem[i].cb[k];
 			uint64_t posted = cb->posted_ns;
 
 			if (atomic_load(&cb->state) != TORTURE_CB_POSTED ||

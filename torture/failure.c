@@ -9,15 +9,17 @@
  * One "<flavor>-<tag>: !!! <prefix><message>" line, whole: the prefix is
  * printf-formatted from the trailing arguments, the message from fmt/ap.
  */
-static void alert(const char *fmt, va_list ap, const char *prefix, ...)
-	__attribute__((format(printf, 3, 4)));
+static void alert(struct torture_run *run, const char *fmt, va_list ap,
+		  const char *prefix, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static void alert(const char *fmt, va_list ap, const char *prefix, ...)
+static void alert(struct torture_run *run, const char *fmt, va_list ap,
+		  const char *prefix, ...)
 {
 	va_list pap;
 
 	flockfile(stdout);
-	printf("%s-%s: !!! ", torture_flavor->name, torture_tag);
+	printf("%s-%s: !!! ", run->flavor->name, run->tag);
 	va_start(pap, prefix);
 	vprintf(prefix, pap);
 	va_end(pap);
@@ -27,61 +29,57 @@ static void alert(const char *fmt, va_list ap, const char *prefix, ...)
 	fflush(stdout);
 }
 
-static pthread_mutex_t failure_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool failed;
-static uint64_t first_ns;
-static const char *first_check;
-
-void torture_failure(const char *check, const char *fmt, ...)
+void torture_failure(struct torture_run *run, const char *check,
+		     const char *fmt, ...)
 {
+	struct torture_failures *f = &run->failure;
 	bool first;
 	va_list ap;
 
-	pthread_mutex_lock(&failure_lock);
-	first = !failed;
+	pthread_mutex_lock(&f->lock);
+	first = !f->failed;
 	if (first) {
-		failed = true;
-		first_ns = torture_elapsed_ns();
-		first_check = check;
+		f->failed = true;
+		f->first_ns = torture_elapsed_ns(run);
+		f->first_check = check;
 		va_start(ap, fmt);
-		alert(fmt, ap,
-		      "first failure at %.3f s: %s: ", (double)first_ns / 1e9,
-		      check);
+		alert(run, fmt, ap, "first failure at %.3f s: %s: ",
+		      (double)f->first_ns / 1e9, check);
 		va_end(ap);
 	}
-	pthread_mutex_unlock(&failure_lock);
-	if (torture_cfg->stop_on_failure)
-		atomic_store(&torture_stopping, true);
+	pthread_mutex_unlock(&f->lock);
+	if (run->cfg->stop_on_failure)
+		torture_stop(run);
 }
 
-bool torture_first_failure(uint64_t *at_ns, const char **check)
+bool torture_first_failure(struct torture_run *run, uint64_t *at_ns,
+			   const char **check)
 {
+	struct torture_failures *f = &run->failure;
 	bool ret;
 
-	pthread_mutex_lock(&failure_lock);
-	ret = failed;
+	pthread_mutex_lock(&f->lock);
+	ret = f->failed;
 	if (ret) {
-		*at_ns = first_ns;
-		*check = first_check;
+		*at_ns = f->first_ns;
+		*check = f->first_check;
 	}
-	pthread_mutex_unlock(&failure_lock);
+	pthread_mutex_unlock(&f->lock);
 	return ret;
 }
 
-static atomic_bool internal_error;
-
-void torture_internal_error(const char *fmt, ...)
+void torture_internal_error(struct torture_run *run, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	alert(fmt, ap, "internal error: ");
+	alert(run, fmt, ap, "internal error: ");
 	va_end(ap);
-	atomic_store(&internal_error, true);
-	atomic_store(&torture_stopping, true);
+	atomic_store(&run->failure.internal, true);
+	torture_stop(run);
 }
 
-bool torture_had_internal_error(void)
+bool torture_had_internal_error(struct torture_run *run)
 {
-	return atomic_load(&internal_error);
+	return atomic_load(&run->failure.internal);
 }

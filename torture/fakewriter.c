@@ -10,14 +10,15 @@
 
 void torture_fakewriter(struct torture_thread *t)
 {
-	const struct rcut_flavor *f = torture_flavor;
-	uint64_t barrier_odds = (uint64_t)torture_cfg->nfakewriters * 8;
+	struct torture_run *run = t->run;
+	const struct rcut_flavor *f = run->flavor;
+	uint64_t barrier_odds = (uint64_t)run->cfg->nfakewriters * 8;
 
-	while (!torture_must_stop()) {
-		torture_sleep_ns(torture_random(&t->rand) %
-				 FAKEWRITER_MAX_SLEEP_NS);
-		torture_stutter_wait();
-		if (torture_must_stop())
+	while (!torture_must_stop(run)) {
+		torture_sleep_ns(run, torture_random(&t->rand) %
+					      FAKEWRITER_MAX_SLEEP_NS);
+		torture_stutter_wait(t);
+		if (torture_must_stop(run))
 			break;
 		if (f->barrier &&
 		    torture_random(&t->rand) % barrier_odds == 0) {
@@ -25,7 +26,7 @@ void torture_fakewriter(struct torture_thread *t)
 			f->barrier();
 			torture_op_end();
 		} else
-			torture_gp_wait(&t->rand,
-					torture_gp_pick(&t->rand, false));
+			torture_gp_wait(run, &t->rand,
+					torture_gp_pick(run, &t->rand, false));
 	}
 }

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "torture.h"
+#include "lifecycle.h"
 #include "../report/backtrace.h"
 #include "../report/verdict.h"
 
@@ -22,12 +23,18 @@ static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 static atomic_flag in_fatal = ATOMIC_FLAG_INIT;
 static char bt[8192];
 
-void (*torture_crash_hook)(void);
-
+/*
+ * In any thread, on the alternate stack.  The handler has no context: it
+ * reaches the run through torture_signal_run, and the test's closing
+ * lines through the test description's crash_report hook.
+ */
 static void fatal_handler(int sig, siginfo_t *info, void *uctx)
 {
+	struct torture_run *run = torture_signal_run;
 	struct torture_thread *t = torture_self();
-	const char *name = torture_flavor ? torture_flavor->name : "rcutorture";
+	const char *name =
+		run && run->flavor ? run->flavor->name : "rcutorture";
+	const char *tag = run ? run->tag : "torture";
 
 	(void)uctx;
 	/* A second thread dying meanwhile waits for the first to finish. */
@@ -37,17 +44,15 @@ static void fatal_handler(int sig, siginfo_t *info, void *uctx)
 	}
 	fflush(stdout);
 	printf("%s-%s: !!! fatal signal SIG%s (%s) in %s %d at %.3f s, fault address %p\n",
-	       name, torture_tag, sigabbrev_np(sig), strsignal(sig),
+	       name, tag, sigabbrev_np(sig), strsignal(sig),
 	       t ? t->kind : "thread", t ? t->id : -1,
-	       (double)torture_elapsed_ns() / 1e9, info->si_addr);
+	       run ? (double)torture_elapsed_ns(run) / 1e9 : 0.0,
+	       info->si_addr);
 	rcut_backtrace(bt, sizeof(bt),
 		       2); /* not the handler, nor the signal trampoline */
-	printf("%s-%s: backtrace of the faulting thread:\n%s", name,
-	       torture_tag, bt);
-	if (torture_crash_hook)
-		torture_crash_hook();
-	else
-		torture_crash_report();
+	printf("%s-%s: backtrace of the faulting thread:\n%s", name, tag, bt);
+	if (run && run->test && run->test->crash_report)
+		run->test->crash_report(run);
 	fflush(stdout);
 	fflush(stderr);
 	_exit(RCUT_EXIT_INTERNAL);

@@ -29,6 +29,7 @@ struct flood_cb {
 };
 
 struct flood {
+	struct torture_run *run;
 	uint64_t start_ns;
 	pthread_mutex_t lock;
 	struct flood_cb *laundered; /* invoked, ready to re-post */
@@ -70,7 +71,7 @@ static struct flood_cb *next_cb(struct flood *fl, long *nlaundered)
 			(*nlaundered)++;
 		return fcb;
 	}
-	if (fl->allocated >= torture_cfg->cbflood_max)
+	if (fl->allocated >= fl->run->cfg->cbflood_max)
 		return NULL;
 	fcb = calloc(1, sizeof(*fcb));
 	if (!fcb)
@@ -82,12 +83,12 @@ static struct flood_cb *next_cb(struct flood *fl, long *nlaundered)
 	return fcb;
 }
 
-static uint64_t gps_now(void)
+static uint64_t gps_now(struct torture_run *run)
 {
-	const struct rcut_flavor *f = torture_flavor;
+	const struct rcut_flavor *f = run->flavor;
 
 	return f->get_gp_seq ? f->get_gp_seq() :
-			       atomic_load(&torture_counters.sync_gps);
+			       atomic_load(&run->counters.sync_gps);
 }
 
 /* Print the kernel-style summary and histogram of one flood. */
@@ -95,7 +96,7 @@ static void report(struct flood *fl, struct torture_thread *t,
 		   uint64_t flood_ns, uint64_t barrier_ns, long max_out,
 		   long posted, uint64_t gps)
 {
-	const char *name = torture_flavor->name;
+	const char *name = t->run->flavor->name;
 	int last = 0;
 
 	printf("%s-torture: fwd_prog_cr %d: Duration %llu ms barrier: %llu ms n_max_cbs: %ld posted: %ld gps: %llu\n",
@@ -114,77 +115,102 @@ static void report(struct flood *fl, struct torture_thread *t,
 	fflush(stdout);
 }
 
-static void run_flood(struct torture_thread *t)
+/* Post as fast as allowed until the limit; returns the number posted. */
+static long flood_post(struct torture_thread *t, struct flood *fl,
+		       uint64_t limit, long *max_out)
 {
-	const struct rcut_config *c = torture_cfg;
-	uint64_t limit = c->stall_timeout_ns / (uint64_t)c->fwd_progress_div;
-	uint64_t gp_start = gps_now(), flood_ns, barrier_start;
-	long max_out = 0, posted = 0, nlaundered = 0;
-	uint64_t invoked = 0, gps;
-	struct flood fl;
+	struct torture_run *run = t->run;
+	long posted = 0, nlaundered = 0;
 
-	memset(&fl, 0, sizeof(fl));
-	pthread_mutex_init(&fl.lock, NULL);
-	fl.start_ns = torture_now_ns();
-	if (limit > MAX_FLOOD_NS)
-		limit = MAX_FLOOD_NS;
-	while (!torture_must_stop() && nlaundered < MIN_LAUNDERED &&
-	       torture_now_ns() - fl.start_ns < limit) {
-		struct flood_cb *fcb = next_cb(&fl, &nlaundered);
+	while (!torture_must_stop(run) && nlaundered < MIN_LAUNDERED &&
+	       torture_now_ns() - fl->start_ns < limit) {
+		struct flood_cb *fcb = next_cb(fl, &nlaundered);
 		long out;
 
 		torture_progress();
-		torture_stutter_wait();
+		torture_stutter_wait(t);
 		if (!fcb) {
 			torture_nap_ns(100000);
 			continue;
 		}
 		torture_cpu_checkpoint();
-		atomic_fetch_add(&fl.busy, 1);
-		out = atomic_fetch_add(&fl.outstanding, 1) + 1;
-		if (out > max_out)
-			max_out = out;
-		torture_cb_post(&fcb->cb, "callback flood", flood_cb_invoked);
+		atomic_fetch_add(&fl->busy, 1);
+		out = atomic_fetch_add(&fl->outstanding, 1) + 1;
+		if (out > *max_out)
+			*max_out = out;
+		torture_cb_post(run, &fcb->cb, "callback flood",
+				flood_cb_invoked);
 		posted++;
 	}
-	flood_ns = torture_now_ns() - fl.start_ns;
-	barrier_start = torture_now_ns();
+	return posted;
+}
+
+/* Wait until every flood callback was invoked; free them all. */
+static void flood_drain(struct torture_run *run, struct flood *fl)
+{
 	torture_op_begin("barrier (callback flood)");
-	while (atomic_load(&fl.busy) > 0) {
-		torture_flavor->barrier();
-		if (atomic_load(&fl.busy) > 0)
+	while (atomic_load(&fl->busy) > 0) {
+		run->flavor->barrier();
+		if (atomic_load(&fl->busy) > 0)
 			torture_nap_ns(
 				1000000); /* a barrier that returned early */
 	}
 	torture_op_end();
-	gps = gps_now() - gp_start;
+}
+
+static void flood_free(struct flood *fl)
+{
+	while (fl->all) {
+		struct flood_cb *next = fl->all->all_next;
+
+		free(fl->all);
+		fl->all = next;
+	}
+	pthread_mutex_destroy(&fl->lock);
+}
+
+static void run_flood(struct torture_thread *t)
+{
+	struct torture_run *run = t->run;
+	const struct rcut_config *c = run->cfg;
+	uint64_t limit = c->stall_timeout_ns / (uint64_t)c->fwd_progress_div;
+	uint64_t gp_start = gps_now(run), flood_ns, barrier_start;
+	long max_out = 0, posted;
+	uint64_t invoked = 0, gps;
+	struct flood fl;
+
+	memset(&fl, 0, sizeof(fl));
+	fl.run = run;
+	pthread_mutex_init(&fl.lock, NULL);
+	fl.start_ns = torture_now_ns();
+	if (limit > MAX_FLOOD_NS)
+		limit = MAX_FLOOD_NS;
+	posted = flood_post(t, &fl, limit, &max_out);
+	flood_ns = torture_now_ns() - fl.start_ns;
+	barrier_start = torture_now_ns();
+	flood_drain(run, &fl);
+	gps = gps_now(run) - gp_start;
 	for (int i = 0; i < HIST_BUCKETS; i++)
 		invoked += atomic_load(&fl.hist[i]);
 	report(&fl, t, flood_ns, torture_now_ns() - barrier_start, max_out,
 	       posted, gps);
-	counter_inc(&torture_counters.floods);
+	counter_inc(&run->counters.floods);
 	/* A flood cut short by the end of the run proves nothing. */
-	if (posted && (!invoked || gps < 2) && !torture_must_stop())
+	if (posted && (!invoked || gps < 2) && !torture_must_stop(run))
 		torture_failure(
-			"forward progress",
+			run, "forward progress",
 			"callback flood %d: %llu of %ld callbacks invoked and %llu grace periods in %llu ms",
 			t->id, (unsigned long long)invoked, posted,
 			(unsigned long long)gps,
 			(unsigned long long)(flood_ns / 1000000));
-	while (fl.all) {
-		struct flood_cb *next = fl.all->all_next;
-
-		free(fl.all);
-		fl.all = next;
-	}
-	pthread_mutex_destroy(&fl.lock);
+	flood_free(&fl);
 }
 
 void torture_fwd_progress(struct torture_thread *t)
 {
-	while (!torture_must_stop()) {
-		torture_sleep_ns(torture_cfg->fwd_progress_holdoff_ns);
-		if (torture_must_stop())
+	while (!torture_must_stop(t->run)) {
+		torture_sleep_ns(t->run, t->run->cfg->fwd_progress_holdoff_ns);
+		if (torture_must_stop(t->run))
 			break;
 		run_flood(t);
 	}

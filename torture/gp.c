@@ -60,15 +60,16 @@ int torture_gp_check(const struct rcut_flavor *f, unsigned int mask, char *err,
 }
 
 /* Whether the run may use kind: the flavor has it and --gp-* allow it. */
-static bool gp_allowed(enum rcut_gp_kind kind)
+static bool gp_allowed(struct torture_run *run, enum rcut_gp_kind kind)
 {
-	unsigned int mask = torture_cfg->gp_mask;
+	unsigned int mask = run->cfg->gp_mask;
 
-	return torture_gp_available(torture_flavor, kind) &&
+	return torture_gp_available(run->flavor, kind) &&
 	       (!mask || (mask & (1u << kind)));
 }
 
-enum rcut_gp_kind torture_gp_pick(struct torture_rand *r, bool allow_async)
+enum rcut_gp_kind torture_gp_pick(struct torture_run *run,
+				  struct torture_rand *r, bool allow_async)
 {
 	enum rcut_gp_kind avail[RCUT_GP_NKINDS];
 	int n = 0;
@@ -76,7 +77,7 @@ enum rcut_gp_kind torture_gp_pick(struct torture_rand *r, bool allow_async)
 	for (int k = 0; k < RCUT_GP_NKINDS; k++) {
 		if (k == RCUT_GP_NORMAL && !allow_async)
 			continue;
-		if (gp_allowed((enum rcut_gp_kind)k))
+		if (gp_allowed(run, (enum rcut_gp_kind)k))
 			avail[n++] = (enum rcut_gp_kind)k;
 	}
 	/* Only --gp-normal was asked for: fake writers fall back to sync. */
@@ -86,18 +87,18 @@ enum rcut_gp_kind torture_gp_pick(struct torture_rand *r, bool allow_async)
 }
 
 /* Poll a cookie to completion, sleeping a random while between polls. */
-static void poll_until_done(struct torture_rand *r, unsigned long cookie)
+static void poll_until_done(const struct rcut_flavor *f, struct torture_rand *r,
+			    unsigned long cookie)
 {
-	const struct rcut_flavor *f = torture_flavor;
-
 	while (!f->poll_gp_state(cookie))
 		torture_nap_ns(POLL_MIN_WAIT_NS +
 			       torture_random(r) % POLL_WAIT_SPREAD_NS);
 }
 
-void torture_gp_wait(struct torture_rand *r, enum rcut_gp_kind kind)
+void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
+		     enum rcut_gp_kind kind)
 {
-	const struct rcut_flavor *f = torture_flavor;
+	const struct rcut_flavor *f = run->flavor;
 	unsigned long cookie;
 
 	switch (kind) {
@@ -113,7 +114,7 @@ void torture_gp_wait(struct torture_rand *r, enum rcut_gp_kind kind)
 		break;
 	case RCUT_GP_POLL:
 		torture_op_begin("poll_gp_state loop");
-		poll_until_done(r, f->start_gp_poll());
+		poll_until_done(f, r, f->start_gp_poll());
 		break;
 	case RCUT_GP_SYNC:
 	case RCUT_GP_NORMAL:
@@ -123,5 +124,5 @@ void torture_gp_wait(struct torture_rand *r, enum rcut_gp_kind kind)
 		break;
 	}
 	torture_op_end();
-	counter_inc(&torture_counters.sync_gps);
+	counter_inc(&run->counters.sync_gps);
 }

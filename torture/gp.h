@@ -21,9 +21,11 @@ int torture_gp_check(const struct rcut_flavor *f, unsigned int mask, char *err,
 		     size_t len);
 
 /* A random allowed primitive; the asynchronous one only if allow_async. */
-enum rcut_gp_kind torture_gp_pick(struct torture_rand *r, bool allow_async);
+enum rcut_gp_kind torture_gp_pick(struct torture_run *run,
+				  struct torture_rand *r, bool allow_async);
 
 /* Wait for a full grace period with a synchronous kind (not NORMAL). */
-void torture_gp_wait(struct torture_rand *r, enum rcut_gp_kind kind);
+void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
+		     enum rcut_gp_kind kind);
 
 #endif /* TORTURE_GP_H */

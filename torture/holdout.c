@@ -18,29 +18,31 @@
 
 void scale_holdout(struct torture_thread *t)
 {
-	const struct rcut_flavor *f = torture_flavor;
-	const struct rcut_scale_config *sc = &torture_cfg->scale;
+	struct torture_run *run = t->run;
+	const struct rcut_flavor *f = run->flavor;
+	const struct rcut_scale_config *sc = &run->cfg->scale;
 
-	(void)t;
 	/* threads.c takes non-reader threads of a QSBR flavor offline. */
 	if (f->thread_online)
 		f->thread_online();
-	for (bool first = true; !torture_must_stop(); first = false) {
+	for (bool first = true; !torture_must_stop(run); first = false) {
 		uint64_t end = torture_now_ns() + sc->pd_busy_wait_ns, now;
 		int idx = f->read_lock();
 
 		if (first)
-			scale_load_ready();
+			scale_load_ready(scale_state(run));
 		/* Wall-clock time, however often the thread is preempted. */
-		while ((now = torture_now_ns()) < end && !torture_must_stop()) {
+		while ((now = torture_now_ns()) < end &&
+		       !torture_must_stop(run)) {
 			uint64_t chunk =
 				end - now < TICK_NS ? end - now : TICK_NS;
 
 			if (sc->pd_sleep)
-				torture_sleep_ns(sc->pd_resched ? chunk :
-								  end - now);
+				torture_sleep_ns(run, sc->pd_resched ?
+							      chunk :
+							      end - now);
 			else
-				torture_spin_ns(chunk);
+				torture_spin_ns(run, chunk);
 			torture_progress(); /* spinning is not being stuck */
 			if (!sc->pd_resched || torture_now_ns() >= end)
 				continue;

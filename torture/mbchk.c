@@ -25,35 +25,34 @@ struct torture_mbchk {
 	uint64_t chkloops; /* its section counter then */
 } __attribute__((aligned(64)));
 
-static struct torture_mbchk *mbchk;
-
-int torture_mbchk_init(int nreaders)
+int torture_mbchk_init(struct torture_run *run, int nreaders)
 {
-	size_t size = (size_t)(nreaders > 0 ? nreaders : 1) * sizeof(*mbchk);
+	size_t size =
+		(size_t)(nreaders > 0 ? nreaders : 1) * sizeof(*run->mbchk);
 
 	/* The slots are cache-line aligned: calloc() does not promise that. */
-	mbchk = aligned_alloc(_Alignof(struct torture_mbchk), size);
-	if (!mbchk)
+	run->mbchk = aligned_alloc(_Alignof(struct torture_mbchk), size);
+	if (!run->mbchk)
 		return -1;
-	memset(mbchk, 0, size);
+	memset(run->mbchk, 0, size);
 	return 0;
 }
 
-void torture_mbchk_cleanup(void)
+void torture_mbchk_cleanup(struct torture_run *run)
 {
-	free(mbchk);
-	mbchk = NULL;
+	free(run->mbchk);
+	run->mbchk = NULL;
 }
 
-static uint64_t section_count(int r)
+static uint64_t section_count(struct torture_run *run, int r)
 {
-	return atomic_load_explicit(&torture_readers[r]->section, relaxed);
+	return atomic_load_explicit(&run->threads.readers[r]->section, relaxed);
 }
 
 /* As assigner: note reader chked's counter and hang the check on p. */
 static void assign(struct torture_thread *t, struct torture_elem *p, int chked)
 {
-	struct torture_mbchk *me = &mbchk[t->id];
+	struct torture_mbchk *me = &t->run->mbchk[t->id];
 	struct torture_mbchk *expected = NULL;
 
 	if (chked == t->id ||
@@ -62,7 +61,7 @@ static void assign(struct torture_thread *t, struct torture_elem *p, int chked)
 	    atomic_load_explicit(&p->chkp, relaxed))
 		return;
 	me->chked = chked;
-	me->chkloops = section_count(chked);
+	me->chkloops = section_count(t->run, chked);
 	atomic_store_explicit(&me->state, MBCHK_ARMED, relaxed);
 	/* Release: whoever takes the check from p sees the fields above. */
 	if (!atomic_compare_exchange_strong_explicit(
@@ -73,7 +72,8 @@ static void assign(struct torture_thread *t, struct torture_elem *p, int chked)
 /* As checker: take reader assigner's check if it is ready. */
 static void check(struct torture_thread *t, int assigner)
 {
-	struct torture_mbchk *a = &mbchk[assigner];
+	struct torture_run *run = t->run;
+	struct torture_mbchk *a = &run->mbchk[assigner];
 	int expected = MBCHK_READY;
 	uint64_t loops;
 
@@ -88,12 +88,12 @@ static void check(struct torture_thread *t, int assigner)
 				      memory_order_release);
 		return;
 	}
-	loops = section_count(a->chked);
-	counter_inc(&torture_counters.mbchk_tries);
+	loops = section_count(run, a->chked);
+	counter_inc(&run->counters.mbchk_tries);
 	if (loops < a->chkloops) {
-		counter_inc(&torture_counters.mbchk_fail);
+		counter_inc(&run->counters.mbchk_fail);
 		torture_failure(
-			"rtmbkf",
+			run, "rtmbkf",
 			"%s %d read reader %d's section counter as %llu after a grace period, but %llu was seen before it began",
 			t->kind, t->id, a->chked, (unsigned long long)loops,
 			(unsigned long long)a->chkloops);
@@ -103,11 +103,11 @@ static void check(struct torture_thread *t, int assigner)
 
 void torture_mbchk_read(struct torture_thread *t, struct torture_elem *p)
 {
-	unsigned int n = (unsigned int)torture_nreader_threads;
+	struct torture_threads *th = &t->run->threads;
+	unsigned int n = (unsigned int)th->nreaders;
 	uint64_t r;
 
-	if (!mbchk || t->id >= torture_nreader_threads ||
-	    torture_readers[t->id] != t)
+	if (!t->run->mbchk || t->id >= th->nreaders || th->readers[t->id] != t)
 		return; /* read-exit threads take no part */
 	/* One random number per read for both picks: readers are hot. */
 	r = torture_random(&t->rand);

@@ -13,19 +13,22 @@
 
 #define ONOFF_BOUND_NS 1000000000ULL /* threads must leave within 1 s */
 
-static struct onoff_stats torture_onoff_stats = {
-	.min_online_ms = -1,
-	.min_offline_ms = -1,
-};
-static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
+void torture_onoff_init(struct torture_onoff *o)
+{
+	pthread_mutex_init(&o->lock, NULL);
+	o->stats = (struct onoff_stats){
+		.min_online_ms = -1,
+		.min_offline_ms = -1,
+	};
+}
 
 /* Count one transition in the kernel's min/max/sum style. */
-static void account(bool online, bool ok, uint64_t ns)
+static void account(struct torture_onoff *o, bool online, bool ok, uint64_t ns)
 {
-	struct onoff_stats *s = &torture_onoff_stats;
+	struct onoff_stats *s = &o->stats;
 	long ms = (long)(ns / 1000000);
 
-	pthread_mutex_lock(&stats_lock);
+	pthread_mutex_lock(&o->lock);
 	if (online) {
 		s->online_attempts++;
 		if (ok) {
@@ -47,23 +50,38 @@ static void account(bool online, bool ok, uint64_t ns)
 				s->max_offline_ms = ms;
 		}
 	}
-	pthread_mutex_unlock(&stats_lock);
+	pthread_mutex_unlock(&o->lock);
 }
 
-void torture_onoff_read(struct onoff_stats *out)
+void torture_onoff_read(struct torture_run *run, struct onoff_stats *out)
 {
-	pthread_mutex_lock(&stats_lock);
-	*out = torture_onoff_stats;
-	pthread_mutex_unlock(&stats_lock);
+	pthread_mutex_lock(&run->onoff.lock);
+	*out = run->onoff.stats;
+	pthread_mutex_unlock(&run->onoff.lock);
+}
+
+/* Bring every CPU back, so what a flavor stranded can still run. */
+static void all_online(struct torture_run *run)
+{
+	torture_cpu_detach();
+	for (int cpu = 0; cpu < run->cpus.n; cpu++) {
+		uint64_t start = torture_now_ns();
+
+		if (!torture_cpu_is_online(&run->cpus, cpu))
+			account(&run->onoff, true,
+				torture_cpu_online(run, cpu) == 0,
+				torture_now_ns() - start);
+	}
 }
 
 void torture_onoff(struct torture_thread *t)
 {
-	const struct rcut_config *c = torture_cfg;
-	int ncpus = rcut_nr_cpus();
+	struct torture_run *run = t->run;
+	struct torture_cpus *cpus = &run->cpus;
+	int ncpus = cpus->n;
 
-	torture_sleep_ns(c->onoff_holdoff_ns);
-	while (!torture_must_stop()) {
+	torture_sleep_ns(run, run->cfg->onoff_holdoff_ns);
+	while (!torture_must_stop(run)) {
 		int cpu = (int)((torture_random(&t->rand) >> 4) %
 				(uint64_t)ncpus);
 		uint64_t start = torture_now_ns();
@@ -74,8 +92,8 @@ void torture_onoff(struct torture_thread *t)
 		 * strand them (the kernel picks uniformly; we aim).
 		 */
 		if (torture_random(&t->rand) & 1) {
-			int target =
-				torture_cpu_with_pending_callbacks(&t->rand);
+			int target = torture_cpu_with_pending_callbacks(
+				cpus, &t->rand);
 
 			if (target >= 0)
 				cpu = target;
@@ -84,27 +102,22 @@ void torture_onoff(struct torture_thread *t)
 		torture_progress();
 		/* Off our own CPU, or offlining it would wait for us. */
 		torture_cpu_detach();
-		if (!torture_cpu_is_online(cpu)) {
-			account(true, torture_cpu_online(cpu) == 0,
+		if (!torture_cpu_is_online(cpus, cpu)) {
+			account(&run->onoff, true,
+				torture_cpu_online(run, cpu) == 0,
 				torture_now_ns() - start);
-		} else if (torture_cpus_online() > 1) {
-			int err = torture_cpu_offline(cpu, ONOFF_BOUND_NS);
+		} else if (torture_cpus_online(cpus) > 1) {
+			int err = torture_cpu_offline(run, cpu, ONOFF_BOUND_NS);
 
-			account(false, err == 0, torture_now_ns() - start);
+			account(&run->onoff, false, err == 0,
+				torture_now_ns() - start);
 		}
 		torture_cpu_attach();
-		torture_sleep_ns(c->onoff_interval_ns);
+		torture_sleep_ns(run, run->cfg->onoff_interval_ns);
 	}
 	/*
 	 * Bring every CPU back at the end, so that what a flavor stranded on
 	 * an offline CPU can still run before the final barrier.
 	 */
-	torture_cpu_detach();
-	for (int cpu = 0; cpu < ncpus; cpu++) {
-		uint64_t start = torture_now_ns();
-
-		if (!torture_cpu_is_online(cpu))
-			account(true, torture_cpu_online(cpu) == 0,
-				torture_now_ns() - start);
-	}
+	all_online(run);
 }

@@ -17,7 +17,7 @@
 static void *read_exit_child(void *arg)
 {
 	struct torture_thread *parent = arg;
-	const struct rcut_flavor *f = torture_flavor;
+	const struct rcut_flavor *f = parent->run->flavor;
 
 	if (f->register_thread)
 		f->register_thread();
@@ -30,24 +30,25 @@ static void *read_exit_child(void *arg)
 
 void torture_read_exit(struct torture_thread *t)
 {
-	const struct rcut_config *c = torture_cfg;
+	struct torture_run *run = t->run;
+	const struct rcut_config *c = run->cfg;
 
 	for (;;) {
-		torture_sleep_ns(c->read_exit_delay_ns);
+		torture_sleep_ns(run, c->read_exit_delay_ns);
 		for (long i = 0; i < c->read_exit_burst; i++) {
 			pthread_t child;
 			int err;
 
-			if (torture_must_stop())
+			if (torture_must_stop(run))
 				return;
 			err = pthread_create(&child, NULL, read_exit_child, t);
 			if (err) {
 				printf("%s-torture: read-exit: cannot create a thread: %s\n",
-				       torture_flavor->name, strerror(err));
+				       run->flavor->name, strerror(err));
 				continue;
 			}
 			pthread_join(child, NULL);
-			counter_inc(&torture_counters.read_exits);
+			counter_inc(&run->counters.read_exits);
 		}
 	}
 }

@@ -32,16 +32,17 @@ struct read_state {
  */
 static void read_delay(struct torture_thread *t, struct read_state *rs)
 {
+	struct torture_run *run = t->run;
 	uint64_t r = torture_random(&t->rand);
-	uint64_t n = (uint64_t)torture_nreaders;
+	uint64_t n = (uint64_t)run->nreaders;
 
 	if (r % (n * 100000) == 0) {
 		rs->delay_ns += LONG_DELAY_NS;
-		torture_spin_ns(LONG_DELAY_NS);
+		torture_spin_ns(run, LONG_DELAY_NS);
 	} else if ((r >> 24) % (n * 400) == 0) {
 		rs->delay_ns += SHORT_DELAY_NS;
-		torture_spin_ns(SHORT_DELAY_NS);
-	} else if ((torture_flavor->caps & RCUT_CAP_READER_MAY_BLOCK) &&
+		torture_spin_ns(run, SHORT_DELAY_NS);
+	} else if ((run->flavor->caps & RCUT_CAP_READER_MAY_BLOCK) &&
 		   (r >> 44) % (n * 500) == 0) {
 		rs->blocked = true;
 		if (r & 1) {
@@ -61,15 +62,16 @@ static void read_delay(struct torture_thread *t, struct read_state *rs)
 	}
 }
 
-static unsigned long gp_seq(void)
+static unsigned long gp_seq(const struct rcut_flavor *f)
 {
-	return torture_flavor->get_gp_seq ? torture_flavor->get_gp_seq() : 0;
+	return f->get_gp_seq ? f->get_gp_seq() : 0;
 }
 
-static unsigned long gp_diff(unsigned long end, unsigned long start)
+static unsigned long gp_diff(const struct rcut_flavor *f, unsigned long end,
+			     unsigned long start)
 {
-	if (torture_flavor->gp_diff)
-		return torture_flavor->gp_diff(end, start);
+	if (f->gp_diff)
+		return f->gp_diff(end, start);
 	return end - start;
 }
 
@@ -83,9 +85,9 @@ static void check_in_use(struct torture_thread *t, struct torture_elem *p,
 {
 	if (atomic_load_explicit(&p->mbtest, relaxed))
 		return;
-	counter_inc(&torture_counters.rtmbe);
+	counter_inc(&t->run->counters.rtmbe);
 	torture_failure(
-		"rtmbe",
+		t->run, "rtmbe",
 		"%s %d saw element %p freed %s (mbtest 0, pipe stage %d)",
 		t->kind, t->id, (void *)p, when,
 		atomic_load_explicit(&p->pipe_count, relaxed));
@@ -99,7 +101,7 @@ static void section_mark(struct torture_thread *t)
 
 bool torture_one_read(struct torture_thread *t)
 {
-	const struct rcut_flavor *f = torture_flavor;
+	const struct rcut_flavor *f = t->run->flavor;
 	struct read_state rs = { .nesting = 1 };
 	int idx[MAX_NESTING];
 	struct torture_elem *p;
@@ -112,8 +114,8 @@ bool torture_one_read(struct torture_thread *t)
 	for (int i = 0; i < rs.nesting; i++)
 		idx[i] = f->read_lock();
 	section_mark(t);
-	started = gp_seq();
-	p = atomic_load_explicit(&torture_current, memory_order_consume);
+	started = gp_seq(f);
+	p = atomic_load_explicit(&t->run->pool.current, memory_order_consume);
 	if (p) {
 		check_in_use(t, p, "on entry");
 		torture_mbchk_read(t, p);
@@ -121,7 +123,7 @@ bool torture_one_read(struct torture_thread *t)
 		check_in_use(t, p, "after the in-section delay");
 		pipe = atomic_load_explicit(&p->pipe_count, relaxed);
 	}
-	completed = gp_seq();
+	completed = gp_seq(f);
 	section_mark(t);
 	for (int i = rs.nesting - 1; i >= 0; i--)
 		f->read_unlock(idx[i]);
@@ -131,12 +133,12 @@ bool torture_one_read(struct torture_thread *t)
 	if (pipe > RCUT_PIPE_LEN || pipe < 0)
 		pipe = RCUT_PIPE_LEN;
 	counter_inc_owned(&t->pipe[pipe]);
-	counter_inc_owned(&t->batch[rcut_hist_slot(gp_diff(completed, started),
-						   RCUT_HIST_LEN)]);
+	counter_inc_owned(&t->batch[rcut_hist_slot(
+		gp_diff(f, completed, started), RCUT_HIST_LEN)]);
 	counter_inc_owned(&t->reads);
 	if (pipe > 1)
 		torture_failure(
-			"too-short grace period",
+			t->run, "too-short grace period",
 			"%s %d saw element %p at pipe stage %d (nesting %d, in-section delay %llu us%s, GP sequence %lu..%lu)",
 			t->kind, t->id, (void *)p, pipe, rs.nesting,
 			(unsigned long long)(rs.delay_ns / 1000),
@@ -152,27 +154,27 @@ bool torture_one_read(struct torture_thread *t)
  */
 static void qsbr_between_reads(struct torture_thread *t)
 {
-	const struct rcut_flavor *f = torture_flavor;
+	const struct rcut_flavor *f = t->run->flavor;
 
 	if (!f->quiescent_state)
 		return;
 	f->quiescent_state();
 	if (f->thread_offline && torture_random(&t->rand) % 1024 == 0) {
 		f->thread_offline();
-		torture_sleep_ns(torture_random(&t->rand) %
-				 QSBR_OFFLINE_MAX_NS);
+		torture_sleep_ns(t->run, torture_random(&t->rand) %
+						 QSBR_OFFLINE_MAX_NS);
 		f->thread_online();
 	}
 }
 
 void torture_reader(struct torture_thread *t)
 {
-	while (!torture_must_stop()) {
+	while (!torture_must_stop(t->run)) {
 		if (!torture_one_read(t))
-			torture_sleep_ns(1000000);
+			torture_sleep_ns(t->run, 1000000);
 		torture_progress();
 		torture_cpu_checkpoint();
-		torture_stutter_wait();
+		torture_stutter_wait(t);
 		qsbr_between_reads(t);
 	}
 }

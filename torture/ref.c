@@ -9,10 +9,11 @@
  * under full load.  A run's result is the kernel's: total time over
  * readers x loops, in ns per section.  With --readdelay, or for a flavor
  * without ref_loop, sections go through read_lock/read_unlock calls.
+ * Each reader count of each flavor is one round of the lifecycle.
  */
 #include "ref.h"
 
-#include "harness.h"
+#include "lifecycle.h"
 #include "ref_table.h"
 #include "../report/verdict.h"
 
@@ -29,9 +30,19 @@ struct ref_column {
 	_Atomic long *done;	  /* per reader: runs completed */
 };
 
-static struct ref_column col;
-static struct harness h;
-static double delay_iters_per_ns;
+/* The ref test's state (run->test_state). */
+struct ref_state {
+	struct ref_column col; /* the round in progress */
+	double delay_iters_per_ns;
+	long counts[RCUT_MAX_SWEEP]; /* the reader counts: one round each */
+	int ncounts;
+	double *median; /* [flavor * ncounts + count], < 0: none */
+};
+
+static struct ref_state *ref_state(struct torture_run *run)
+{
+	return run->test_state;
+}
 
 /* A busy wait of iters empty iterations (the kernel's ndelay). */
 static void delay_loop(uint64_t iters)
@@ -44,7 +55,7 @@ static void delay_loop(uint64_t iters)
  * Iterations per ns of delay_loop: the best of many short timings, as
  * short ones are the least likely to include a preemption.
  */
-static void calibrate_delay(void)
+static double calibrate_delay(void)
 {
 	const uint64_t iters = 1 << 15;
 	double best = 0;
@@ -57,15 +68,16 @@ static void calibrate_delay(void)
 		if (t && (double)iters / (double)t > best)
 			best = (double)iters / (double)t;
 	}
-	delay_iters_per_ns = best;
+	return best;
 }
 
 /* n read-side sections of the flavor under test. */
-static void sections(unsigned long n)
+static void sections(struct torture_run *run, unsigned long n)
 {
-	const struct rcut_flavor *f = torture_flavor;
-	long delay = torture_cfg->ref.readdelay_ns;
-	uint64_t iters = (uint64_t)((double)delay * delay_iters_per_ns);
+	const struct rcut_flavor *f = run->flavor;
+	long delay = run->cfg->ref.readdelay_ns;
+	uint64_t iters =
+		(uint64_t)((double)delay * ref_state(run)->delay_iters_per_ns);
 
 	if (!delay && f->ref_loop) {
 		f->ref_loop(n);
@@ -80,169 +92,236 @@ static void sections(unsigned long n)
 }
 
 /* Keep reading until all readers reached count (or the run stops). */
-static void read_until(_Atomic int *count)
+static void read_until(struct torture_run *run, _Atomic int *count)
 {
-	while (atomic_load(count) < col.nreaders && !torture_must_stop()) {
-		sections(WAIT_CHUNK);
+	while (atomic_load(count) < ref_state(run)->col.nreaders &&
+	       !torture_must_stop(run)) {
+		sections(run, WAIT_CHUNK);
 		torture_progress();
 	}
 }
 
 static void ref_reader(struct torture_thread *t)
 {
-	for (long run = 0; run < col.nruns && !torture_must_stop(); run++) {
+	struct torture_run *run = t->run;
+	struct ref_column *col = &ref_state(run)->col;
+
+	for (long r = 0; r < col->nruns && !torture_must_stop(run); r++) {
 		uint64_t t0, t1;
 
-		sections((unsigned long)col.loops); /* warm up */
-		atomic_fetch_add(&col.warm[run], 1);
-		read_until(&col.warm[run]);
+		sections(run, (unsigned long)col->loops); /* warm up */
+		atomic_fetch_add(&col->warm[r], 1);
+		read_until(run, &col->warm[r]);
 		t0 = torture_now_ns();
-		for (long left = col.loops; left > 0;
+		for (long left = col->loops; left > 0;
 		     left -= (long)TIMED_CHUNK) {
-			sections(left < (long)TIMED_CHUNK ?
-					 (unsigned long)left :
-					 TIMED_CHUNK);
+			sections(run, left < (long)TIMED_CHUNK ?
+					      (unsigned long)left :
+					      TIMED_CHUNK);
 			torture_progress();
 		}
 		t1 = torture_now_ns();
-		col.ns[t->id * col.nruns + run] = t1 - t0;
-		atomic_fetch_add(&col.cool[run], 1);
-		read_until(&col.cool[run]);
-		atomic_store(&col.done[t->id], run + 1);
+		col->ns[t->id * col->nruns + r] = t1 - t0;
+		atomic_fetch_add(&col->cool[r], 1);
+		read_until(run, &col->cool[r]);
+		atomic_store(&col->done[t->id], r + 1);
 	}
 }
 
-static void stall_end(void)
+static int alloc_column(struct torture_run *run, long nreaders)
 {
-	ref_print_params(col.nreaders, "End of test: STALL");
+	const struct rcut_ref_config *rc = &run->cfg->ref;
+	struct ref_column *col = &ref_state(run)->col;
+
+	col->nreaders = nreaders;
+	col->loops = rc->loops;
+	col->nruns = rc->nruns;
+	col->warm = calloc((size_t)rc->nruns, sizeof(*col->warm));
+	col->cool = calloc((size_t)rc->nruns, sizeof(*col->cool));
+	col->ns = calloc((size_t)(nreaders * rc->nruns), sizeof(*col->ns));
+	col->done = calloc((size_t)nreaders, sizeof(*col->done));
+	return col->warm && col->cool && col->ns && col->done ? 0 : -1;
 }
 
-static void crash_end(void)
+static void free_column(struct ref_column *col)
 {
-	ref_print_params(col.nreaders, "End of test: CRASH");
-}
-
-static int alloc_column(long nreaders)
-{
-	const struct rcut_ref_config *rc = &torture_cfg->ref;
-
-	col.nreaders = nreaders;
-	col.loops = rc->loops;
-	col.nruns = rc->nruns;
-	col.warm = calloc((size_t)rc->nruns, sizeof(*col.warm));
-	col.cool = calloc((size_t)rc->nruns, sizeof(*col.cool));
-	col.ns = calloc((size_t)(nreaders * rc->nruns), sizeof(*col.ns));
-	col.done = calloc((size_t)nreaders, sizeof(*col.done));
-	return col.warm && col.cool && col.ns && col.done ? 0 : -1;
-}
-
-static void free_column(void)
-{
-	free(col.warm);
-	free(col.cool);
-	free(col.ns);
-	free(col.done);
+	free(col->warm);
+	free(col->cool);
+	free(col->ns);
+	free(col->done);
+	col->warm = col->cool = NULL;
+	col->ns = NULL;
+	col->done = NULL;
 }
 
 /* Runs every reader finished, and each one's ns per section. */
-static long column_results(double *per_run)
+static long column_results(const struct ref_column *col, double *per_run)
 {
-	long runs = col.nruns;
+	long runs = col->nruns;
 
-	for (long r = 0; r < col.nreaders; r++)
-		if (atomic_load(&col.done[r]) < runs)
-			runs = atomic_load(&col.done[r]);
+	for (long r = 0; r < col->nreaders; r++)
+		if (atomic_load(&col->done[r]) < runs)
+			runs = atomic_load(&col->done[r]);
 	for (long run = 0; run < runs; run++) {
 		uint64_t sum = 0;
 
-		for (long r = 0; r < col.nreaders; r++)
-			sum += col.ns[r * col.nruns + run];
-		per_run[run] = ref_ns_per_section(sum, col.nreaders, col.loops);
+		for (long r = 0; r < col->nreaders; r++)
+			sum += col->ns[r * col->nruns + run];
+		per_run[run] =
+			ref_ns_per_section(sum, col->nreaders, col->loops);
 	}
 	return runs;
 }
 
-/* One flavor at one reader count; its median ns, or -1 if cut short. */
-static double run_column(long nreaders, bool *interrupted)
+/* The reader counts (--threads, or the kernel's default), the delay. */
+static int setup(struct torture_run *run)
 {
+	const struct rcut_config *cfg = run->cfg;
+	const struct rcut_ref_config *rc = &cfg->ref;
+	struct ref_state *s = calloc(1, sizeof(*s));
+	int cells;
+
+	if (!s)
+		return RCUT_EXIT_INTERNAL;
+	run->test_state = s;
+	s->ncounts = rc->nthreads;
+	for (int i = 0; i < s->ncounts; i++)
+		s->counts[i] = rc->threads[i];
+	if (!s->ncounts) {
+		long cpus = torture_cpus_available();
+
+		/* The kernel's default: three quarters of the CPUs. */
+		s->counts[0] = cfg->nreaders > 0 ? cfg->nreaders :
+			       cpus * 3 / 4 > 0	 ? cpus * 3 / 4 :
+						   1;
+		s->ncounts = 1;
+	}
+	if (rc->readdelay_ns)
+		s->delay_iters_per_ns = calibrate_delay();
+	cells = run->nflavors * s->ncounts;
+	s->median = calloc((size_t)cells, sizeof(*s->median));
+	if (!s->median)
+		return RCUT_EXIT_INTERNAL;
+	for (int i = 0; i < cells; i++)
+		s->median[i] = -1;
+	return 0;
+}
+
+static void flavor_begin(struct torture_run *run)
+{
+	ref_print_method(run, run->flavor);
+}
+
+static int rounds(struct torture_run *run)
+{
+	return ref_state(run)->ncounts;
+}
+
+/* One flavor at one reader count: the column, the table, Start line. */
+static int round_begin(struct torture_run *run, int round)
+{
+	struct ref_state *s = ref_state(run);
+	long nreaders = s->counts[round];
+
+	run->nreaders = nreaders;
+	if (alloc_column(run, nreaders) ||
+	    lifecycle_table(run, (int)nreaders)) {
+		fprintf(stderr, "rcutorture: cannot allocate the readers\n");
+		free_column(&s->col);
+		return RCUT_EXIT_INTERNAL;
+	}
+	ref_print_params(run, nreaders, "Start of test");
+	torture_threads_reset_placement(run);
+	return 0;
+}
+
+static int spawn(struct torture_run *run)
+{
+	for (long i = 0; i < run->nreaders; i++)
+		if (lifecycle_spawn(run, "reader", (int)i, ref_reader))
+			torture_internal_error(run, "cannot start the readers");
+	return 0;
+}
+
+/* The column's results and End line; its median, or -1 if cut short. */
+static int round_end(struct torture_run *run, int round)
+{
+	struct ref_state *s = ref_state(run);
+	struct ref_column *col = &s->col;
+	bool interrupted = lifecycle_interrupted(run);
 	double *per_run, median = -1;
 	long runs;
 
-	if (alloc_column(nreaders) || harness_begin(&h, (int)nreaders)) {
-		fprintf(stderr, "rcutorture: cannot allocate the readers\n");
-		free_column();
-		return -1;
-	}
-	h.on_stall = stall_end;
-	ref_print_params(nreaders, "Start of test");
-	torture_threads_reset_placement();
-	for (long i = 0; i < nreaders; i++)
-		if (harness_start(&h, "reader", (int)i, ref_reader))
-			torture_internal_error("cannot start the readers");
-	if (harness_wait(&h, NULL)) {
-		*interrupted = true;
-		harness_stop(&h);
-	}
-	harness_join(&h);
-	per_run = calloc((size_t)col.nruns, sizeof(*per_run));
-	runs = per_run ? column_results(per_run) : 0;
-	if (torture_cfg->verbose > 1)
-		ref_print_experiments(col.ns, col.nreaders, col.nruns, runs);
+	per_run = calloc((size_t)col->nruns, sizeof(*per_run));
+	runs = per_run ? column_results(col, per_run) : 0;
+	if (run->cfg->verbose > 1)
+		ref_print_experiments(run, col->ns, col->nreaders, col->nruns,
+				      runs);
 	if (runs)
-		median = ref_print_runs(per_run, runs);
-	ref_print_params(nreaders, *interrupted ? "End of test: INTERRUPTED" :
-						  "End of test: SUCCESS");
+		median = ref_print_runs(run, per_run, runs);
+	ref_print_params(run, col->nreaders,
+			 interrupted ? "End of test: INTERRUPTED" :
+				       "End of test: SUCCESS");
+	s->median[run->flavor_index * s->ncounts + round] =
+		interrupted && runs < col->nruns ? -1 : median;
 	free(per_run);
-	free_column();
-	harness_end(&h);
-	return *interrupted && runs < col.nruns ? -1 : median;
+	free_column(col);
+	return 0;
 }
+
+/* The tables over every flavor that ran; the exit status. */
+static int finish(struct torture_run *run, int status)
+{
+	struct ref_state *s = ref_state(run);
+
+	if (!s || !s->median)
+		return status;
+	ref_print_tables(run, run->flavors, run->nflavors, s->counts,
+			 s->ncounts, s->median);
+	if (!status && torture_had_internal_error(run))
+		status = RCUT_EXIT_INTERNAL;
+	return status;
+}
+
+static void cleanup(struct torture_run *run)
+{
+	struct ref_state *s = ref_state(run);
+
+	if (s) {
+		free_column(&s->col);
+		free(s->median);
+	}
+	free(s);
+	run->test_state = NULL;
+}
+
+static void stall_report(struct torture_run *run, const char *what)
+{
+	(void)what;
+	ref_print_params(run, run->nreaders, "End of test: STALL");
+}
+
+static void crash_report(struct torture_run *run)
+{
+	ref_print_params(run, run->nreaders, "End of test: CRASH");
+}
+
+static const struct torture_test ref_test = {
+	.tag = "ref-scale",
+	.setup = setup,
+	.flavor_begin = flavor_begin,
+	.rounds = rounds,
+	.round_begin = round_begin,
+	.spawn = spawn,
+	.round_end = round_end,
+	.finish = finish,
+	.cleanup = cleanup,
+	.stall_report = stall_report,
+	.crash_report = crash_report,
+};
 
 int ref_run(const struct rcut_config *cfg,
 	    const struct rcut_flavor *const *flavors, int n)
 {
-	const struct rcut_ref_config *rc = &cfg->ref;
-	long counts[RCUT_MAX_SWEEP];
-	int ncounts = rc->nthreads, status;
-	double *median;
-	bool interrupted = false;
-
-	status = harness_setup(cfg, "ref-scale");
-	if (status)
-		return status;
-	torture_crash_hook = crash_end;
-	for (int i = 0; i < ncounts; i++)
-		counts[i] = rc->threads[i];
-	if (!ncounts) {
-		long cpus = torture_cpus_available();
-
-		/* The kernel's default: three quarters of the CPUs. */
-		counts[0] = cfg->nreaders > 0 ? cfg->nreaders :
-			    cpus * 3 / 4 > 0  ? cpus * 3 / 4 :
-						1;
-		ncounts = 1;
-	}
-	if (rc->readdelay_ns)
-		calibrate_delay();
-	median = calloc((size_t)(n * ncounts), sizeof(*median));
-	if (!median)
-		return RCUT_EXIT_INTERNAL;
-	for (int i = 0; i < n * ncounts; i++)
-		median[i] = -1;
-	for (int fi = 0; fi < n && !interrupted; fi++) {
-		status = harness_flavor_init(flavors[fi]);
-		if (status)
-			break;
-		ref_print_method(flavors[fi]);
-		for (int ci = 0; ci < ncounts && !interrupted; ci++)
-			median[fi * ncounts + ci] =
-				run_column(counts[ci], &interrupted);
-		if (flavors[fi]->cleanup)
-			flavors[fi]->cleanup();
-	}
-	ref_print_tables(flavors, n, counts, ncounts, median);
-	free(median);
-	if (!status && torture_had_internal_error())
-		status = RCUT_EXIT_INTERNAL;
-	return status;
+	return lifecycle_run(&ref_test, cfg, flavors, n);
 }

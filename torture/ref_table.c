@@ -16,22 +16,22 @@
 
 #define COL_WIDTH 14
 
-void ref_print_params(long nreaders, const char *what)
+void ref_print_params(struct torture_run *run, long nreaders, const char *what)
 {
-	const struct rcut_opt_run run = { .test = RCUT_TEST_REF,
-					  .nreaders = nreaders,
-					  .ncpus = rcut_nr_cpus() };
+	const struct rcut_opt_run r = { .test = RCUT_TEST_REF,
+					.nreaders = nreaders,
+					.ncpus = rcut_nr_cpus() };
 
-	rcut_opt_print_params(stdout, torture_cfg, &run, torture_flavor->name,
-			      what);
+	rcut_opt_print_params(stdout, run->cfg, &r, run->flavor->name, what);
 }
 
-void ref_print_method(const struct rcut_flavor *f)
+void ref_print_method(struct torture_run *run, const struct rcut_flavor *f)
 {
-	if (torture_cfg->ref.readdelay_ns)
+	long delay = run->cfg->ref.readdelay_ns;
+
+	if (delay)
 		printf("%s-ref-scale: --readdelay %ld: each section calls read_lock, busy-waits %ld ns (a calibrated loop), calls read_unlock; not inlined\n",
-		       f->name, torture_cfg->ref.readdelay_ns,
-		       torture_cfg->ref.readdelay_ns);
+		       f->name, delay, delay);
 	else if (!f->ref_loop)
 		printf("%s-ref-scale: the flavor has no ref_loop: sections call read_lock and read_unlock, not inlined\n",
 		       f->name);
@@ -45,18 +45,18 @@ double ref_ns_per_section(uint64_t sum_ns, long nreaders, long loops)
 	return (double)(uint64_t)ps / 1000;
 }
 
-void ref_print_experiments(const uint64_t *ns, long nreaders, long nruns,
-			   long runs)
+void ref_print_experiments(struct torture_run *run, const uint64_t *ns,
+			   long nreaders, long nruns, long runs)
 {
-	const char *name = torture_flavor->name;
+	const char *name = run->flavor->name;
 
-	for (long run = 0; run < runs; run++) {
+	for (long k = 0; k < runs; k++) {
 		printf("%s-ref-scale: Experiment #%ld (Format: <THREAD-NUM>:<Total loop time in ns>)\n",
-		       name, run + 1);
+		       name, k + 1);
 		printf("%s-ref-scale:", name);
 		for (long r = 0; r < nreaders; r++)
 			printf(" %ld: %llu", r,
-			       (unsigned long long)ns[r * nruns + run]);
+			       (unsigned long long)ns[r * nruns + k]);
 		putchar('\n');
 	}
 }
@@ -68,17 +68,17 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double ref_print_runs(const double *per_run, long runs)
+double ref_print_runs(struct torture_run *run, const double *per_run, long runs)
 {
-	const char *name = torture_flavor->name;
+	const char *name = run->flavor->name;
 	double *sorted = malloc(sizeof(*sorted) * (size_t)runs), sum = 0, med;
 
 	printf("%s-ref-scale: END OF TEST. Calculating average duration per loop (nanoseconds)...\n",
 	       name);
 	printf("Runs\tTime(ns)\n");
-	for (long run = 0; run < runs; run++) {
-		printf("%ld\t%.3f\n", run + 1, per_run[run]);
-		sum += per_run[run];
+	for (long k = 0; k < runs; k++) {
+		printf("%ld\t%.3f\n", k + 1, per_run[k]);
+		sum += per_run[k];
 	}
 	if (!sorted)
 		return -1;
@@ -124,10 +124,11 @@ static void table(const struct rcut_flavor *const *flavors, int n,
 	}
 }
 
-void ref_print_tables(const struct rcut_flavor *const *flavors, int n,
+void ref_print_tables(struct torture_run *run,
+		      const struct rcut_flavor *const *flavors, int n,
 		      const long *counts, int ncounts, const double *median)
 {
-	const struct rcut_ref_config *rc = &torture_cfg->ref;
+	const struct rcut_ref_config *rc = &run->cfg->ref;
 
 	printf("\nRead-side cost, ns per section (median of %ld runs of %ld sections per reader):\n",
 	       rc->nruns, rc->loops);

@@ -20,7 +20,7 @@
 #define _GNU_SOURCE
 #include "scale.h"
 
-#include "harness.h"
+#include "lifecycle.h"
 #include "../report/verdict.h"
 
 #include <stdio.h>
@@ -31,51 +31,39 @@
 #define SAMPLE_BUDGET (1UL << 20) /* durations kept over all writers */
 #define WINDOW_POLL_NS 100000ULL
 
-struct scale_writer *scale_writers;
-int scale_nwriters;
-long scale_nreaders;
-
-static struct harness h;
-static enum rcut_gp_kind gp_kind;
-static atomic_int writers_started, writers_done, load_ready;
-static _Atomic uint64_t window_ns; /* measuring since (monotonic); 0: not yet */
-static unsigned long gp_seq_start;
-static uint64_t run_start_ns;
-static struct scale_worker_cpu worker_cpu;
-
-static unsigned long gp_seq(void)
+static unsigned long gp_seq(const struct rcut_flavor *f)
 {
-	const struct rcut_flavor *f = torture_flavor;
-
 	return f->get_gp_seq ? f->get_gp_seq() : 0;
 }
 
-void scale_load_ready(void)
+void scale_load_ready(struct scale_state *s)
 {
-	atomic_fetch_add(&load_ready, 1);
+	atomic_fetch_add(&s->load_ready, 1);
 }
 
 /* The readers and the holdout that must be at work before measuring. */
-static int load_expected(void)
+static int load_expected(struct torture_run *run)
 {
-	return (int)scale_nreaders + torture_cfg->scale.pd_test;
+	return (int)scale_state(run)->nreaders + run->cfg->scale.pd_test;
 }
 
 /* The last writer out of its holdoff opens the window for all. */
-static void open_window(void)
+static void open_window(struct torture_run *run)
 {
-	gp_seq_start = gp_seq();
-	scale_worker_cpu_begin(&worker_cpu, h.threads, h.n);
-	atomic_store(&window_ns, torture_now_ns());
+	struct scale_state *s = scale_state(run);
+
+	s->gp_seq_start = gp_seq(run->flavor);
+	scale_worker_cpu_begin(&s->worker_cpu, run->threads.t, run->threads.n);
+	atomic_store(&s->window_ns, torture_now_ns());
 }
 
 /* Time one synchronous grace period; only the flavor's call is timed. */
-static void timed_gp(struct scale_writer *w)
+static void timed_gp(struct torture_run *run, struct scale_writer *w)
 {
-	const struct rcut_flavor *f = torture_flavor;
+	const struct rcut_flavor *f = run->flavor;
 	uint64_t t0, t1;
 
-	if (gp_kind == RCUT_GP_EXP) {
+	if (scale_state(run)->gp_kind == RCUT_GP_EXP) {
 		torture_op_begin("synchronize_expedited");
 		t0 = torture_now_ns();
 		f->synchronize_expedited();
@@ -86,46 +74,57 @@ static void timed_gp(struct scale_writer *w)
 	}
 	t1 = torture_now_ns();
 	torture_op_end();
-	scale_samples_add(&w->samples, t1 - t0);
+	scale_samples_add(&w->samples, t1 - t0, torture_must_stop(run));
 }
 
 /* Done: --min-samples timed and --duration over (0: no minimum time). */
-static void check_done(struct scale_writer *w)
+static void check_done(struct torture_run *run, struct scale_writer *w)
 {
-	const struct rcut_config *c = torture_cfg;
+	const struct rcut_config *c = run->cfg;
+	struct scale_state *s = scale_state(run);
 
 	if (w->done ||
 	    atomic_load(&w->samples.seen) < (uint64_t)c->scale.min_samples ||
-	    torture_now_ns() - atomic_load(&window_ns) < c->duration_ns)
+	    torture_now_ns() - atomic_load(&s->window_ns) < c->duration_ns)
 		return;
 	w->done = true;
-	atomic_fetch_add(&writers_done, 1);
+	atomic_fetch_add(&s->writers_done, 1);
+}
+
+/* Wait for the holdoff, the load, and the other writers. */
+static void writer_wait_window(struct torture_run *run)
+{
+	struct scale_state *s = scale_state(run);
+
+	torture_sleep_ns(run, run->cfg->scale.holdoff_ns);
+	while (atomic_load(&s->load_ready) < load_expected(run) &&
+	       !torture_must_stop(run))
+		torture_sleep_ns(run, WINDOW_POLL_NS);
+	if (atomic_fetch_add(&s->writers_started, 1) + 1 == s->nwriters)
+		open_window(run);
+	while (!atomic_load(&s->window_ns) && !torture_must_stop(run))
+		torture_sleep_ns(run, WINDOW_POLL_NS);
 }
 
 static void scale_writer(struct torture_thread *t)
 {
-	const struct rcut_scale_config *sc = &torture_cfg->scale;
-	struct scale_writer *w = &scale_writers[t->id];
+	struct torture_run *run = t->run;
+	const struct rcut_scale_config *sc = &run->cfg->scale;
+	struct scale_state *s = scale_state(run);
+	struct scale_writer *w = &s->writers[t->id];
 	uint64_t cpu0;
 
-	torture_sleep_ns(sc->holdoff_ns);
-	while (atomic_load(&load_ready) < load_expected() &&
-	       !torture_must_stop())
-		torture_sleep_ns(WINDOW_POLL_NS);
-	if (atomic_fetch_add(&writers_started, 1) + 1 == scale_nwriters)
-		open_window();
-	while (!atomic_load(&window_ns) && !torture_must_stop())
-		torture_sleep_ns(WINDOW_POLL_NS);
+	writer_wait_window(run);
 	cpu0 = scale_thread_cpu_ns();
-	while (!torture_must_stop()) {
-		if (gp_kind == RCUT_GP_NORMAL)
+	while (!torture_must_stop(run)) {
+		if (s->gp_kind == RCUT_GP_NORMAL)
 			scale_async_post(w);
 		else
-			timed_gp(w);
+			timed_gp(run, w);
 		w->gps++;
-		check_done(w);
+		check_done(run, w);
 		if (sc->writer_holdoff_ns)
-			torture_sleep_ns(sc->writer_holdoff_ns);
+			torture_sleep_ns(run, sc->writer_holdoff_ns);
 		torture_progress();
 	}
 	w->cpu_ns = scale_thread_cpu_ns() - cpu0;
@@ -134,16 +133,16 @@ static void scale_writer(struct torture_thread *t)
 /* Load: empty read-side sections, or --readdelay long ones. */
 static void scale_reader(struct torture_thread *t)
 {
-	const struct rcut_flavor *f = torture_flavor;
-	uint64_t delay = (uint64_t)torture_cfg->ref.readdelay_ns;
+	struct torture_run *run = t->run;
+	const struct rcut_flavor *f = run->flavor;
+	uint64_t delay = (uint64_t)run->cfg->ref.readdelay_ns;
 
-	(void)t;
-	scale_load_ready();
-	while (!torture_must_stop()) {
+	scale_load_ready(scale_state(run));
+	while (!torture_must_stop(run)) {
 		if (delay) {
 			int idx = f->read_lock();
 
-			torture_spin_ns(delay);
+			torture_spin_ns(run, delay);
 			f->read_unlock(idx);
 		} else {
 			for (int i = 0; i < READS_PER_QS; i++)
@@ -156,137 +155,186 @@ static void scale_reader(struct torture_thread *t)
 	}
 }
 
-static bool all_writers_done(void)
-{
-	return atomic_load(&writers_done) >= scale_nwriters;
-}
-
 /* Per-writer sample store: a share of the budget, at least the kernel's. */
-static int alloc_writers(const struct rcut_config *c)
+static int alloc_writers(struct torture_run *run)
 {
-	size_t cap = SAMPLE_BUDGET / (size_t)scale_nwriters;
+	const struct rcut_config *c = run->cfg;
+	struct scale_state *s = scale_state(run);
+	size_t cap = SAMPLE_BUDGET / (size_t)s->nwriters;
 
 	if (cap < MIN_SAMPLE_CAP)
 		cap = MIN_SAMPLE_CAP;
 	if (cap < (size_t)c->scale.min_samples)
 		cap = (size_t)c->scale.min_samples;
-	scale_writers = calloc((size_t)scale_nwriters, sizeof(*scale_writers));
-	if (!scale_writers)
+	s->writers = calloc((size_t)s->nwriters, sizeof(*s->writers));
+	if (!s->writers)
 		return -1;
-	for (int i = 0; i < scale_nwriters; i++) {
-		if (scale_samples_init(&scale_writers[i].samples, cap))
+	for (int i = 0; i < s->nwriters; i++) {
+		s->writers[i].run = run;
+		if (scale_samples_init(&s->writers[i].samples, cap))
 			return -1;
-		if (gp_kind == RCUT_GP_NORMAL &&
-		    scale_async_init(&scale_writers[i], c->scale.gp_async_max))
+		if (s->gp_kind == RCUT_GP_NORMAL &&
+		    scale_async_init(&s->writers[i], c->scale.gp_async_max))
 			return -1;
 	}
 	return 0;
 }
 
-static void free_writers(void)
+static int setup(struct torture_run *run)
 {
-	for (int i = 0; scale_writers && i < scale_nwriters; i++) {
-		scale_samples_free(&scale_writers[i].samples);
-		scale_async_free(&scale_writers[i]);
-	}
-	free(scale_writers);
-	scale_writers = NULL;
+	run->test_state = calloc(1, sizeof(struct scale_state));
+	return run->test_state ? 0 : RCUT_EXIT_INTERNAL;
 }
 
-static void stall_end(void)
+/* The counts, the writers, the thread table, the Start line. */
+static int round_begin(struct torture_run *run, int round)
 {
-	scale_print_params("End of test: STALL");
-}
+	const struct rcut_config *cfg = run->cfg;
+	const struct rcut_flavor *f = run->flavor;
+	struct scale_state *s = scale_state(run);
 
-static void crash_end(void)
-{
-	scale_print_params("End of test: CRASH");
-}
-
-/* Writers first (writer 0 on CPU 0), then readers, then the holdout. */
-static int start_threads(const struct rcut_config *c)
-{
-	for (int i = 0; i < scale_nwriters; i++)
-		if (harness_start(&h, "writer", i, scale_writer))
-			return -1;
-	for (long i = 0; i < scale_nreaders; i++)
-		if (harness_start(&h, "reader", (int)i, scale_reader))
-			return -1;
-	if (c->scale.pd_test && harness_start(&h, "holdout", 0, scale_holdout))
-		return -1;
-	return 0;
-}
-
-/* Stop, join, and let every callback still in flight run. */
-static void stop_and_drain(struct scale_result *r)
-{
-	const struct rcut_flavor *f = torture_flavor;
-	uint64_t opened = atomic_load(&window_ns);
-
-	/* The sequence before the stop: in-flight GPs are not counted. */
-	if (opened)
-		r->batches = f->gp_diff ? f->gp_diff(gp_seq(), gp_seq_start) :
-					  gp_seq() - gp_seq_start;
-	harness_stop(&h);
-	if (opened) {
-		r->start_ns = opened - run_start_ns;
-		r->end_ns = torture_now_ns() - run_start_ns;
-		r->worker_cpu_ns = scale_worker_cpu_end(&worker_cpu, h.threads,
-							h.n, &r->nworkers);
-	}
-	harness_join(&h);
-	if (scale_async_inflight() > 0 &&
-	    harness_start(&h, "final-barrier", 0, scale_async_drain) == 0)
-		harness_join(&h);
-}
-
-int scale_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
-{
-	struct scale_result r = { 0 };
-	int status;
-
-	status = harness_setup(cfg, "scale");
-	if (!status)
-		status = harness_flavor_init(f);
-	if (status)
-		return status;
-	scale_nwriters = (int)cfg->scale.nwriters;
-	scale_nreaders =
+	(void)round;
+	s->nwriters = (int)cfg->scale.nwriters;
+	s->nreaders = run->nreaders =
 		cfg->nreaders < 0 ? torture_cpus_available() : cfg->nreaders;
-	gp_kind = cfg->gp_mask == 1u << RCUT_GP_EXP    ? RCUT_GP_EXP :
-		  cfg->gp_mask == 1u << RCUT_GP_NORMAL ? RCUT_GP_NORMAL :
-							 RCUT_GP_SYNC;
-	if (alloc_writers(cfg) ||
-	    harness_begin(&h, scale_nwriters + (int)scale_nreaders + 2)) {
+	s->gp_kind = cfg->gp_mask == 1u << RCUT_GP_EXP	  ? RCUT_GP_EXP :
+		     cfg->gp_mask == 1u << RCUT_GP_NORMAL ? RCUT_GP_NORMAL :
+							    RCUT_GP_SYNC;
+	if (alloc_writers(run) ||
+	    lifecycle_table(run, s->nwriters + (int)s->nreaders + 2)) {
 		fprintf(stderr, "rcutorture: cannot allocate the writers\n");
 		return RCUT_EXIT_INTERNAL;
 	}
-	h.stalled = gp_kind == RCUT_GP_NORMAL ? scale_async_stalled : NULL;
-	h.on_stall = stall_end;
-	torture_crash_hook = crash_end;
-	scale_print_params("Start of test");
-	if (gp_kind == RCUT_GP_EXP && (f->caps & RCUT_CAP_EXP_IS_SYNC))
+	scale_print_params(run, "Start of test");
+	if (s->gp_kind == RCUT_GP_EXP && (f->caps & RCUT_CAP_EXP_IS_SYNC))
 		printf("%s-scale: flavor %s has no expedited grace period: --gp-exp times its synchronize\n",
 		       f->name, f->name);
 	if (cfg->verbose > 1)
-		torture_cpus_print(stdout);
-	torture_mark_start();
-	run_start_ns = torture_now_ns();
-	if (start_threads(cfg)) {
-		harness_stop(&h);
-		harness_join(&h);
-		return RCUT_EXIT_INTERNAL;
+		torture_cpus_print(run, stdout);
+	return 0;
+}
+
+/* Writers first (writer 0 on CPU 0), then readers, then the holdout. */
+static int spawn(struct torture_run *run)
+{
+	struct scale_state *s = scale_state(run);
+
+	for (int i = 0; i < s->nwriters; i++)
+		if (lifecycle_spawn(run, "writer", i, scale_writer))
+			return -1;
+	for (long i = 0; i < s->nreaders; i++)
+		if (lifecycle_spawn(run, "reader", (int)i, scale_reader))
+			return -1;
+	if (run->cfg->scale.pd_test &&
+	    lifecycle_spawn(run, "holdout", 0, scale_holdout))
+		return -1;
+	return 0;
+}
+
+static bool all_writers_done(struct torture_run *run)
+{
+	struct scale_state *s = scale_state(run);
+
+	return atomic_load(&s->writers_done) >= s->nwriters;
+}
+
+/* --gp-async: a callback not invoked for the stall timeout. */
+static bool stalled(struct torture_run *run, uint64_t now, char *what,
+		    size_t len)
+{
+	return scale_state(run)->gp_kind == RCUT_GP_NORMAL &&
+	       scale_async_stalled(run, now, what, len);
+}
+
+/* The sequence before the stop: in-flight GPs are not counted. */
+static void stopping(struct torture_run *run)
+{
+	const struct rcut_flavor *f = run->flavor;
+	struct scale_state *s = scale_state(run);
+	unsigned long now = gp_seq(f);
+
+	if (atomic_load(&s->window_ns))
+		s->result.batches = f->gp_diff ?
+					    f->gp_diff(now, s->gp_seq_start) :
+					    now - s->gp_seq_start;
+}
+
+/* Close the window, join, and let every callback still in flight run. */
+static int drain(struct torture_run *run)
+{
+	struct scale_state *s = scale_state(run);
+	struct scale_result *r = &s->result;
+	uint64_t opened = atomic_load(&s->window_ns);
+
+	if (opened) {
+		r->start_ns = opened - run->clock.start_ns;
+		r->end_ns = torture_now_ns() - run->clock.start_ns;
+		r->worker_cpu_ns =
+			scale_worker_cpu_end(&s->worker_cpu, run->threads.t,
+					     run->threads.n, &r->nworkers);
 	}
-	r.interrupted = harness_wait(&h, all_writers_done) != 0;
-	stop_and_drain(&r);
-	scale_report(&r);
-	status = torture_had_internal_error() ? RCUT_EXIT_INTERNAL :
-						RCUT_EXIT_SUCCESS;
-	scale_print_params(status ? "End of test: INTERNAL_ERROR" :
-				    "End of test: SUCCESS");
-	if (f->cleanup)
-		f->cleanup();
-	free_writers();
-	harness_end(&h);
+	lifecycle_join(run, run->threads.n);
+	if (scale_async_inflight(s) > 0)
+		lifecycle_spawn(run, "final-barrier", 0, scale_async_drain);
+	return 0;
+}
+
+static int round_end(struct torture_run *run, int round)
+{
+	struct scale_result *r = &scale_state(run)->result;
+	int status;
+
+	(void)round;
+	r->interrupted = lifecycle_interrupted(run);
+	scale_report(run, r);
+	status = torture_had_internal_error(run) ? RCUT_EXIT_INTERNAL :
+						   RCUT_EXIT_SUCCESS;
+	scale_print_params(run, status ? "End of test: INTERNAL_ERROR" :
+					 "End of test: SUCCESS");
 	return status;
+}
+
+static void cleanup(struct torture_run *run)
+{
+	struct scale_state *s = scale_state(run);
+
+	for (int i = 0; s && s->writers && i < s->nwriters; i++) {
+		scale_samples_free(&s->writers[i].samples);
+		scale_async_free(&s->writers[i]);
+	}
+	if (s)
+		free(s->writers);
+	free(s);
+	run->test_state = NULL;
+}
+
+static void stall_report(struct torture_run *run, const char *what)
+{
+	(void)what;
+	scale_print_params(run, "End of test: STALL");
+}
+
+static void crash_report(struct torture_run *run)
+{
+	scale_print_params(run, "End of test: CRASH");
+}
+
+static const struct torture_test scale_test = {
+	.tag = "scale",
+	.setup = setup,
+	.round_begin = round_begin,
+	.spawn = spawn,
+	.done = all_writers_done,
+	.stalled = stalled,
+	.stopping = stopping,
+	.drain = drain,
+	.round_end = round_end,
+	.cleanup = cleanup,
+	.stall_report = stall_report,
+	.crash_report = crash_report,
+};
+
+int scale_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
+{
+	return lifecycle_run(&scale_test, cfg, &f, 1);
 }

@@ -10,6 +10,8 @@
 
 #include "torture.h"
 
+#include <sys/types.h>
+
 /* Run --test scale with flavor f; returns the exit status. */
 int scale_run(const struct rcut_config *cfg, const struct rcut_flavor *f);
 
@@ -27,17 +29,19 @@ void scale_samples_free(struct scale_samples *s);
  * A grace period that just ended took ns: counted, unless the test is
  * stopping by now (then it is discarded, never counted: a stop-time
  * outlier must not reach the percentiles).  Beyond cap, a uniform random
- * sample of cap durations is kept (reservoir sampling).  Any thread.
+ * sample of cap durations is kept (reservoir sampling).  Any thread;
+ * stopping: whether the run is stopping by now.
  */
-void scale_samples_add(struct scale_samples *s, uint64_t ns);
+void scale_samples_add(struct scale_samples *s, uint64_t ns, bool stopping);
 /* How many durations are kept: min(seen, cap). */
 size_t scale_samples_kept(const struct scale_samples *s);
 
-/* --- the run's shared state (torture/scale.c) --- */
+/* --- the test's state (torture/scale.c) --- */
 struct scale_cb;
 
 /* One writer: its samples, its CPU time, its asynchronous callbacks. */
 struct scale_writer {
+	struct torture_run *run; /* for its callbacks */
 	struct scale_samples samples;
 	uint64_t gps;	      /* grace periods it started in the window */
 	uint64_t cpu_ns;      /* its thread CPU time over the window */
@@ -46,13 +50,6 @@ struct scale_writer {
 	long next;	      /* where to look for a free head */
 	_Atomic long inflight;
 };
-
-extern struct scale_writer *scale_writers;
-extern int scale_nwriters;
-extern long scale_nreaders;
-
-/* A reader or the holdout is at work: the window may open once all are. */
-void scale_load_ready(void);
 
 /* What the report needs beyond the writers. */
 struct scale_result {
@@ -63,23 +60,53 @@ struct scale_result {
 	bool interrupted;
 };
 
+/* CPU time of the threads that are not ours: the flavor's GP workers. */
+struct scale_worker_cpu {
+	int n;
+	pid_t *tid;
+	uint64_t *ns;
+};
+
+/* The scale test's state (run->test_state). */
+struct scale_state {
+	struct scale_writer *writers;
+	int nwriters;
+	long nreaders;
+	enum rcut_gp_kind gp_kind; /* what the writers time */
+	atomic_int writers_started, writers_done, load_ready;
+	_Atomic uint64_t
+		window_ns; /* measuring since (monotonic); 0: not yet */
+	unsigned long gp_seq_start;
+	struct scale_worker_cpu worker_cpu;
+	struct scale_result result;
+};
+
+static inline struct scale_state *scale_state(struct torture_run *run)
+{
+	return run->test_state;
+}
+
+/* A reader or the holdout is at work: the window may open once all are. */
+void scale_load_ready(struct scale_state *s);
+
 /* --- asynchronous grace periods (torture/scale_async.c) --- */
 int scale_async_init(struct scale_writer *w, long max);
 void scale_async_free(struct scale_writer *w);
 /* One call(); first waits (barrier) while gp_async_max are in flight. */
 void scale_async_post(struct scale_writer *w);
 /* Callbacks posted and not yet invoked, over every writer. */
-long scale_async_inflight(void);
-/* A callback not invoked for --stall-timeout (a harness stall check). */
-bool scale_async_stalled(uint64_t now, char *what, size_t len);
+long scale_async_inflight(struct scale_state *s);
+/* A callback not invoked for --stall-timeout (a lifecycle stall check). */
+bool scale_async_stalled(struct torture_run *run, uint64_t now, char *what,
+			 size_t len);
 /* Thread body: wait until every posted callback has been invoked. */
 void scale_async_drain(struct torture_thread *t);
 
 /* --- the report (torture/scale_report.c) --- */
 /* "<flavor>-scale:--- <what>: <parameters>" as the kernel prints it. */
-void scale_print_params(const char *what);
+void scale_print_params(struct torture_run *run, const char *what);
 /* Samples, the latency summary, grace periods, batches, CPU time. */
-void scale_report(const struct scale_result *r);
+void scale_report(struct torture_run *run, const struct scale_result *r);
 
 /* --- the holdout reader (torture/holdout.c) --- */
 /* --pd-test: stays in a section for --pd-busy-wait per loop. */
@@ -88,13 +115,6 @@ void scale_holdout(struct torture_thread *t);
 /* --- updater CPU time (torture/scale_cpu.c) --- */
 /* CPU time of the calling thread, ns. */
 uint64_t scale_thread_cpu_ns(void);
-
-/* CPU time of the threads that are not ours: the flavor's GP workers. */
-struct scale_worker_cpu {
-	int n;
-	pid_t *tid;
-	uint64_t *ns;
-};
 
 /* Note every other thread's CPU time at the start of the window. */
 void scale_worker_cpu_begin(struct scale_worker_cpu *w,

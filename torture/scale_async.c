@@ -44,7 +44,8 @@ static void scale_cb_invoked(struct rcut_head *rh)
 	struct scale_cb *cb = (struct scale_cb *)rh;
 	struct scale_writer *w = cb->w;
 
-	scale_samples_add(&w->samples, torture_now_ns() - cb->posted_ns);
+	scale_samples_add(&w->samples, torture_now_ns() - cb->posted_ns,
+			  torture_must_stop(w->run));
 	atomic_store_explicit(&cb->busy, false, memory_order_release);
 	atomic_fetch_sub(&w->inflight, 1);
 }
@@ -52,7 +53,7 @@ static void scale_cb_invoked(struct rcut_head *rh)
 /* Wait until fewer than max callbacks are in flight (or the stop). */
 static void wait_below(struct scale_writer *w, long max)
 {
-	const struct rcut_flavor *f = torture_flavor;
+	const struct rcut_flavor *f = w->run->flavor;
 
 	if (atomic_load(&w->inflight) < max)
 		return;
@@ -63,14 +64,14 @@ static void wait_below(struct scale_writer *w, long max)
 		return;
 	}
 	torture_op_begin("waiting for callbacks");
-	while (atomic_load(&w->inflight) >= max && !torture_must_stop())
+	while (atomic_load(&w->inflight) >= max && !torture_must_stop(w->run))
 		torture_nap_ns(POLL_NS);
 	torture_op_end();
 }
 
 void scale_async_post(struct scale_writer *w)
 {
-	long max = torture_cfg->scale.gp_async_max;
+	long max = w->run->cfg->scale.gp_async_max;
 	struct scale_cb *cb;
 
 	wait_below(w, max);
@@ -83,26 +84,28 @@ void scale_async_post(struct scale_writer *w)
 	atomic_fetch_add(&w->inflight, 1);
 	atomic_store(&cb->posted_ns, torture_now_ns());
 	atomic_store_explicit(&cb->busy, true, memory_order_release);
-	torture_flavor->call(&cb->rh, scale_cb_invoked);
+	w->run->flavor->call(&cb->rh, scale_cb_invoked);
 }
 
-long scale_async_inflight(void)
+long scale_async_inflight(struct scale_state *s)
 {
 	long n = 0;
 
-	for (int i = 0; i < scale_nwriters; i++)
-		n += atomic_load(&scale_writers[i].inflight);
+	for (int i = 0; i < s->nwriters; i++)
+		n += atomic_load(&s->writers[i].inflight);
 	return n;
 }
 
-bool scale_async_stalled(uint64_t now, char *what, size_t len)
+bool scale_async_stalled(struct torture_run *run, uint64_t now, char *what,
+			 size_t len)
 {
-	long max = torture_cfg->scale.gp_async_max;
-	uint64_t timeout = torture_cfg->stall_timeout_ns;
+	struct scale_state *s = scale_state(run);
+	long max = run->cfg->scale.gp_async_max;
+	uint64_t timeout = run->cfg->stall_timeout_ns;
 
-	for (int i = 0; i < scale_nwriters; i++) {
+	for (int i = 0; i < s->nwriters; i++) {
 		for (long k = 0; k < max; k++) {
-			struct scale_cb *cb = &scale_writers[i].cbs[k];
+			struct scale_cb *cb = &s->writers[i].cbs[k];
 			uint64_t posted;
 
 			if (!atomic_load_explicit(&cb->busy,
@@ -123,14 +126,13 @@ bool scale_async_stalled(uint64_t now, char *what, size_t len)
 
 void scale_async_drain(struct torture_thread *t)
 {
-	const struct rcut_flavor *f = torture_flavor;
+	const struct rcut_flavor *f = t->run->flavor;
 
-	(void)t;
 	torture_op_begin(f->barrier ? "final barrier" :
 				      "waiting for the last callbacks");
 	if (f->barrier)
 		f->barrier();
-	while (scale_async_inflight() > 0)
+	while (scale_async_inflight(scale_state(t->run)) > 0)
 		torture_nap_ns(POLL_NS);
 	torture_op_end();
 }

@@ -16,37 +16,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void scale_print_params(const char *what)
+void scale_print_params(struct torture_run *run, const char *what)
 {
-	const struct rcut_opt_run run = { .test = RCUT_TEST_SCALE,
-					  .nreaders = scale_nreaders,
-					  .nwriters = scale_nwriters,
-					  .ncpus = rcut_nr_cpus() };
+	const struct scale_state *s = scale_state(run);
+	const struct rcut_opt_run r = { .test = RCUT_TEST_SCALE,
+					.nreaders = s->nreaders,
+					.nwriters = s->nwriters,
+					.ncpus = rcut_nr_cpus() };
 
-	rcut_opt_print_params(stdout, torture_cfg, &run, torture_flavor->name,
-			      what);
+	rcut_opt_print_params(stdout, run->cfg, &r, run->flavor->name, what);
 }
 
 /* Every kept sample, writer by writer; --verbose prints each. */
-static uint64_t *collect(size_t *n)
+static uint64_t *collect(struct torture_run *run, size_t *n)
 {
-	const char *name = torture_flavor->name;
+	const struct scale_state *ss = scale_state(run);
+	const char *name = run->flavor->name;
 	uint64_t *all;
 
 	*n = 0;
-	for (int i = 0; i < scale_nwriters; i++)
-		*n += scale_samples_kept(&scale_writers[i].samples);
+	for (int i = 0; i < ss->nwriters; i++)
+		*n += scale_samples_kept(&ss->writers[i].samples);
 	all = malloc((*n ? *n : 1) * sizeof(*all));
 	if (!all)
 		return NULL;
 	*n = 0;
-	for (int i = 0; i < scale_nwriters; i++) {
-		const struct scale_samples *s = &scale_writers[i].samples;
+	for (int i = 0; i < ss->nwriters; i++) {
+		const struct scale_samples *s = &ss->writers[i].samples;
 		size_t kept = scale_samples_kept(s);
 
 		for (size_t k = 0; k < kept; k++) {
 			all[*n] = atomic_load(&s->ns[k]);
-			if (torture_cfg->verbose > 1)
+			if (run->cfg->verbose > 1)
 				printf("%s-scale: %4d writer-duration: %5zu %llu\n",
 				       name, i, k, (unsigned long long)all[*n]);
 			(*n)++;
@@ -56,13 +57,15 @@ static uint64_t *collect(size_t *n)
 }
 
 /* The kernel's per-writer and whole-run lines; returns the GP count. */
-static uint64_t print_counts(const struct scale_result *r, size_t kept)
+static uint64_t print_counts(struct torture_run *run,
+			     const struct scale_result *r, size_t kept)
 {
-	const char *name = torture_flavor->name;
+	const struct scale_state *ss = scale_state(run);
+	const char *name = run->flavor->name;
 	uint64_t gps = 0, discarded = 0;
 
-	for (int i = 0; i < scale_nwriters; i++) {
-		const struct scale_samples *s = &scale_writers[i].samples;
+	for (int i = 0; i < ss->nwriters; i++) {
+		const struct scale_samples *s = &ss->writers[i].samples;
 
 		printf("%s-scale: writer %d gps: %llu\n", name, i,
 		       (unsigned long long)atomic_load(&s->seen));
@@ -81,20 +84,21 @@ static uint64_t print_counts(const struct scale_result *r, size_t kept)
 		       name, kept, (unsigned long long)gps);
 	if (r->interrupted)
 		printf("%s-scale: interrupted before every writer had --min-samples %ld grace periods and --duration had passed\n",
-		       name, torture_cfg->scale.min_samples);
+		       name, run->cfg->scale.min_samples);
 	return gps;
 }
 
 /* Writers' CPU plus the flavor's threads', over the window, per GP. */
-static void print_cpu(const struct scale_result *r)
+static void print_cpu(struct torture_run *run, const struct scale_result *r)
 {
-	const char *name = torture_flavor->name;
+	const struct scale_state *ss = scale_state(run);
+	const char *name = run->flavor->name;
 	uint64_t writer_ns = 0, started = 0;
 	char a[32], b[32], c[32];
 
-	for (int i = 0; i < scale_nwriters; i++) {
-		writer_ns += scale_writers[i].cpu_ns;
-		started += scale_writers[i].gps;
+	for (int i = 0; i < ss->nwriters; i++) {
+		writer_ns += ss->writers[i].cpu_ns;
+		started += ss->writers[i].gps;
 	}
 	printf("%s-scale: Writer CPU time: %.3f us for %llu grace periods started\n",
 	       name, (double)writer_ns / 1e3, (unsigned long long)started);
@@ -122,14 +126,15 @@ static void print_cpu(const struct scale_result *r)
 			       c, sizeof(c)));
 }
 
-void scale_report(const struct scale_result *r)
+void scale_report(struct torture_run *run, const struct scale_result *r)
 {
+	const struct rcut_flavor *f = run->flavor;
 	struct rcut_gp_summary s;
 	size_t n;
-	uint64_t *all = collect(&n), gps;
+	uint64_t *all = collect(run, &n), gps;
 	char ratio[32];
 
-	gps = print_counts(r, n);
+	gps = print_counts(run, r, n);
 	if (n && all && rcut_gp_summarize(all, n, &s) == 0) {
 		rcut_gp_summary_print(stdout, &s);
 		rcut_gp_summary_free(&s);
@@ -137,7 +142,7 @@ void scale_report(const struct scale_result *r)
 		printf("No rcuscale records found???\n");
 	}
 	free(all);
-	if (torture_flavor->get_gp_seq && r->batches)
+	if (f->get_gp_seq && r->batches)
 		printf("Grace periods: %llu Batches: %lu Ratio: %s\n",
 		       (unsigned long long)gps, r->batches,
 		       rcut_awk_number((double)gps / (double)r->batches, ratio,
@@ -145,7 +150,7 @@ void scale_report(const struct scale_result *r)
 	else
 		printf("Grace periods: %llu Batches: %lu\n",
 		       (unsigned long long)gps, r->batches);
-	print_cpu(r);
-	if (torture_flavor->stats)
-		torture_flavor->stats(stdout);
+	print_cpu(run, r);
+	if (f->stats)
+		f->stats(stdout);
 }

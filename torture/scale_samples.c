@@ -33,11 +33,11 @@ void scale_samples_free(struct scale_samples *s)
 	s->ns = NULL;
 }
 
-void scale_samples_add(struct scale_samples *s, uint64_t ns)
+void scale_samples_add(struct scale_samples *s, uint64_t ns, bool stopping)
 {
 	uint64_t k, slot;
 
-	if (torture_must_stop()) {
+	if (stopping) {
 		atomic_fetch_add_explicit(&s->discarded, 1, relaxed);
 		return;
 	}

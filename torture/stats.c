@@ -5,28 +5,24 @@
 #include <string.h>
 #include <sys/resource.h>
 
-struct torture_counters torture_counters;
-
 #define LOAD(x) atomic_load_explicit(&(x), relaxed)
 
-static unsigned long gp_seq_start;
-
-void torture_stats_start(void)
+void torture_stats_start(struct torture_run *run)
 {
-	if (torture_flavor->get_gp_seq)
-		gp_seq_start = torture_flavor->get_gp_seq();
+	if (run->flavor->get_gp_seq)
+		run->gp_seq_start = run->flavor->get_gp_seq();
 }
 
 /* Grace periods so far: the flavor's own count where it keeps one. */
-static uint64_t gps_completed(void)
+static uint64_t gps_completed(struct torture_run *run)
 {
-	const struct rcut_flavor *f = torture_flavor;
+	const struct rcut_flavor *f = run->flavor;
 
 	if (!f->get_gp_seq)
-		return LOAD(torture_counters.sync_gps);
+		return LOAD(run->counters.sync_gps);
 	if (f->gp_diff)
-		return f->gp_diff(f->get_gp_seq(), gp_seq_start);
-	return f->get_gp_seq() - gp_seq_start;
+		return f->gp_diff(f->get_gp_seq(), run->gp_seq_start);
+	return f->get_gp_seq() - run->gp_seq_start;
 }
 
 /* Peak memory: callback floods and queued callbacks show up here. */
@@ -39,17 +35,47 @@ static uint64_t max_rss_kib(void)
 	return (uint64_t)ru.ru_maxrss; /* Linux counts in KiB */
 }
 
-void torture_snapshot(struct rcut_snapshot *s, struct torture_thread *threads,
-		      int nthreads)
+/* The onoff field: attempts, successes and latencies (ms). */
+static void snapshot_onoff(struct torture_run *run, struct rcut_snapshot *s)
 {
-	const struct torture_counters *c = &torture_counters;
 	struct onoff_stats onoff;
 
+	torture_onoff_read(run, &onoff);
+	s->online_attempts = onoff.online_attempts;
+	s->online_successes = onoff.online_successes;
+	s->offline_attempts = onoff.offline_attempts;
+	s->offline_successes = onoff.offline_successes;
+	s->min_online_ms = onoff.min_online_ms;
+	s->max_online_ms = onoff.max_online_ms;
+	s->min_offline_ms = onoff.min_offline_ms;
+	s->max_offline_ms = onoff.max_offline_ms;
+	s->sum_online_ms = onoff.sum_online_ms;
+	s->sum_offline_ms = onoff.sum_offline_ms;
+}
+
+/* The per-thread histograms, summed over the thread table. */
+static void snapshot_threads(struct torture_run *run, struct rcut_snapshot *s)
+{
+	const struct torture_threads *th = &run->threads;
+
+	for (int t = 0; t < th->n; t++) {
+		for (int i = 0; i < RCUT_HIST_LEN; i++) {
+			s->pipe[i] += LOAD(th->t[t].pipe[i]);
+			s->batch[i] += LOAD(th->t[t].batch[i]);
+		}
+		s->reads += LOAD(th->t[t].reads);
+	}
+}
+
+void torture_snapshot(struct torture_run *run, struct rcut_snapshot *s)
+{
+	const struct torture_counters *c = &run->counters;
+
 	memset(s, 0, sizeof(*s));
-	s->elapsed_ns = torture_elapsed_ns();
-	s->rtc = atomic_load_explicit(&torture_current, relaxed);
+	s->elapsed_ns = torture_elapsed_ns(run);
+	s->rtc = atomic_load_explicit(&run->pool.current, relaxed);
 	s->ver = LOAD(c->ver);
-	s->tfle = torture_pool_empty();
+	s->tfle = torture_pool_empty(&run->pool);
 	s->rta = LOAD(c->rta);
 	s->rtaf = LOAD(c->rtaf);
 	s->rtf = LOAD(c->rtf);
@@ -66,32 +92,16 @@ void torture_snapshot(struct rcut_snapshot *s, struct torture_thread *threads,
 	s->migrations = LOAD(c->migrations);
 	s->floods = LOAD(c->floods);
 	s->max_rss_kib = max_rss_kib();
-	torture_onoff_read(&onoff);
-	s->online_attempts = onoff.online_attempts;
-	s->online_successes = onoff.online_successes;
-	s->offline_attempts = onoff.offline_attempts;
-	s->offline_successes = onoff.offline_successes;
-	s->min_online_ms = onoff.min_online_ms;
-	s->max_online_ms = onoff.max_online_ms;
-	s->min_offline_ms = onoff.min_offline_ms;
-	s->max_offline_ms = onoff.max_offline_ms;
-	s->sum_online_ms = onoff.sum_online_ms;
-	s->sum_offline_ms = onoff.sum_offline_ms;
+	snapshot_onoff(run, s);
 	s->cbs_invoked = LOAD(c->cbs_invoked);
 	s->cbs_early = LOAD(c->cbs_early);
 	s->cbs_dup = LOAD(c->cbs_dup);
-	s->gps = gps_completed();
+	s->gps = gps_completed(run);
 	for (int i = 0; i < RCUT_HIST_LEN; i++)
 		s->wcount[i] = LOAD(c->wcount[i]);
 	for (int k = 0; k < RCUT_GP_NKINDS; k++)
 		s->writer_gps[k] = LOAD(c->writer_gps[k]);
-	for (int t = 0; t < nthreads; t++) {
-		for (int i = 0; i < RCUT_HIST_LEN; i++) {
-			s->pipe[i] += LOAD(threads[t].pipe[i]);
-			s->batch[i] += LOAD(threads[t].batch[i]);
-		}
-		s->reads += LOAD(threads[t].reads);
-	}
+	snapshot_threads(run, s);
 }
 _Static_assert(RCUT_GP_NKINDS ==
 		       sizeof(((struct rcut_snapshot *)0)->writer_gps) /

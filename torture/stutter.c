@@ -10,50 +10,48 @@
 
 #include <string.h>
 
-static atomic_bool paused;
-
-void torture_stutter_wait(void)
+void torture_stutter_wait(struct torture_thread *t)
 {
-	const struct rcut_flavor *f = torture_flavor;
-	struct torture_thread *t;
+	struct torture_run *run = t->run;
+	const struct rcut_flavor *f = run->flavor;
 	bool qsbr_offline;
 
-	if (!atomic_load_explicit(&paused, relaxed))
+	if (!atomic_load_explicit(&run->stutter_paused, relaxed))
 		return;
 	/* A paused QSBR reader must not hold grace periods up. */
-	t = torture_self();
-	qsbr_offline = f->thread_offline && t && !strcmp(t->kind, "reader");
+	qsbr_offline = f->thread_offline && !strcmp(t->kind, "reader");
 	if (qsbr_offline)
 		f->thread_offline();
-	while (atomic_load_explicit(&paused, relaxed) && !torture_must_stop())
-		torture_sleep_ns(1000000);
+	while (atomic_load_explicit(&run->stutter_paused, relaxed) &&
+	       !torture_must_stop(run))
+		torture_sleep_ns(run, 1000000);
 	if (qsbr_offline)
 		f->thread_online();
 }
 
 void torture_stutter(struct torture_thread *t)
 {
-	uint64_t period = torture_cfg->stutter_ns;
+	struct torture_run *run = t->run;
+	uint64_t period = run->cfg->stutter_ns;
 
-	(void)t;
-	while (!torture_must_stop()) {
-		torture_sleep_ns(period);
-		atomic_store(&paused, true);
-		torture_sleep_ns(period);
-		atomic_store(&paused, false);
+	while (!torture_must_stop(run)) {
+		torture_sleep_ns(run, period);
+		atomic_store(&run->stutter_paused, true);
+		torture_sleep_ns(run, period);
+		atomic_store(&run->stutter_paused, false);
 	}
-	atomic_store(&paused, false);
+	atomic_store(&run->stutter_paused, false);
 }
 
 void torture_shuffle(struct torture_thread *t)
 {
-	int idle = -1, ncpus = rcut_nr_cpus();
+	struct torture_run *run = t->run;
+	int idle = -1, ncpus = run->cpus.n;
 
-	(void)t;
-	while (!torture_must_stop()) {
-		torture_sleep_ns(torture_cfg->shuffle_interval_ns);
+	while (!torture_must_stop(run)) {
+		torture_sleep_ns(run, run->cfg->shuffle_interval_ns);
 		idle = idle + 1 < ncpus ? idle + 1 : -1;
-		torture_cpu_set_idle(idle);
+		torture_cpu_set_idle(&run->cpus, idle);
 	}
-	torture_cpu_set_idle(-1);
+	torture_cpu_set_idle(&run->cpus, -1);
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Torture-thread lifecycle: every thread registers with the flavor, runs
- * its loop until the stop flag, and unregisters.  Joins are bounded so a
- * thread stuck in the flavor cannot hold the report hostage.
+ * Torture-thread lifecycle: every thread goes on its simulated CPU, waits
+ * at the run's gate until every thread of its round exists, registers
+ * with the flavor, runs its loop until the stop flag, and unregisters.
+ * Joins are bounded so a thread stuck in the flavor cannot hold the
+ * report hostage.
  */
 #define _GNU_SOURCE
 #include "torture.h"
@@ -14,7 +16,6 @@
 
 static __thread struct torture_thread *self;
 static __thread bool op_detached; /* op_begin took us off our CPU */
-static _Atomic int next_cpu;	  /* initial placement: round robin */
 
 struct torture_thread *torture_self(void)
 {
@@ -41,15 +42,38 @@ void torture_op_end(void)
 	counter_inc_owned(&self->progress);
 }
 
+/*
+ * Wait until the gate opens: a thread that looped at once could starve
+ * the main thread still creating the others (issue 13: 1024 readers).
+ */
+static void gate_wait(struct torture_threads *th)
+{
+	pthread_mutex_lock(&th->gate_lock);
+	while (!th->gate_open)
+		pthread_cond_wait(&th->gate_cond, &th->gate_lock);
+	pthread_mutex_unlock(&th->gate_lock);
+}
+
+void torture_gate_open(struct torture_run *run)
+{
+	struct torture_threads *th = &run->threads;
+
+	pthread_mutex_lock(&th->gate_lock);
+	th->gate_open = true;
+	pthread_cond_broadcast(&th->gate_cond);
+	pthread_mutex_unlock(&th->gate_lock);
+}
+
 static void *thread_main(void *arg)
 {
 	struct torture_thread *t = arg;
-	const struct rcut_flavor *f = torture_flavor;
+	const struct rcut_flavor *f = t->run->flavor;
 	void *altstack = torture_fatal_thread_init();
 
 	self = t;
 	atomic_store(&t->os_tid, gettid());
-	torture_cpu_enter(t, atomic_fetch_add(&next_cpu, 1));
+	torture_cpu_enter(t, t->cpu);
+	gate_wait(&t->run->threads);
 	if (f->register_thread)
 		f->register_thread();
 	/* QSBR: threads that do not read stay offline, or GPs would wait. */
@@ -64,20 +88,24 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
-void torture_threads_reset_placement(void)
+void torture_threads_reset_placement(struct torture_run *run)
 {
-	atomic_store(&next_cpu, 0);
+	atomic_store(&run->threads.next_cpu, 0);
 }
 
-int torture_thread_start(struct torture_thread *t, const char *kind, int id,
+int torture_thread_start(struct torture_run *run, struct torture_thread *t,
+			 const char *kind, int id,
 			 void (*fn)(struct torture_thread *t))
 {
 	int err;
 
+	t->run = run;
 	t->kind = kind;
 	t->id = id;
 	t->fn = fn;
-	torture_rand_seed(&t->rand, torture_cfg->seed,
+	/* Placement in creation order: writer 0 goes on CPU 0, and so on. */
+	t->cpu = atomic_fetch_add(&run->threads.next_cpu, 1);
+	torture_rand_seed(&t->rand, run->cfg->seed,
 			  ((uint64_t)(unsigned char)kind[0] << 32) ^
 				  ((uint64_t)(unsigned char)kind[1] << 40) ^
 				  (uint64_t)id);

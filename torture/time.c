@@ -19,9 +19,6 @@ static inline void cpu_relax(void)
 
 #define STOP_POLL_NS 10000000ULL /* threads notice the stop within 10 ms */
 
-static uint64_t start_ns;
-static _Atomic uint64_t stop_ns;
-
 uint64_t torture_now_ns(void)
 {
 	struct timespec ts;
@@ -30,28 +27,31 @@ uint64_t torture_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-void torture_mark_start(void)
+/* The threads start now: elapsed time counts from here (and not stopped). */
+void torture_mark_start(struct torture_run *run)
 {
-	start_ns = torture_now_ns();
+	run->clock.start_ns = torture_now_ns();
+	atomic_store(&run->clock.stop_ns, 0);
 }
 
-void torture_mark_stop(void)
+/* The stop began: elapsed time freezes here. */
+void torture_mark_stop(struct torture_run *run)
 {
-	atomic_store(&stop_ns, torture_now_ns());
+	atomic_store(&run->clock.stop_ns, torture_now_ns());
 }
 
-uint64_t torture_elapsed_ns(void)
+uint64_t torture_elapsed_ns(struct torture_run *run)
 {
-	uint64_t stop = atomic_load(&stop_ns);
+	uint64_t stop = atomic_load(&run->clock.stop_ns);
 
-	return (stop ? stop : torture_now_ns()) - start_ns;
+	return (stop ? stop : torture_now_ns()) - run->clock.start_ns;
 }
 
-void torture_sleep_ns(uint64_t ns)
+void torture_sleep_ns(struct torture_run *run, uint64_t ns)
 {
 	uint64_t end = torture_now_ns() + ns;
 
-	while (!torture_must_stop()) {
+	while (!torture_must_stop(run)) {
 		uint64_t now = torture_now_ns(), chunk;
 		struct timespec ts;
 
@@ -69,11 +69,11 @@ void torture_sleep_ns(uint64_t ns)
 	}
 }
 
-void torture_spin_ns(uint64_t ns)
+void torture_spin_ns(struct torture_run *run, uint64_t ns)
 {
 	uint64_t end = torture_now_ns() + ns;
 
-	while (torture_now_ns() < end && !torture_must_stop())
+	while (torture_now_ns() < end && !torture_must_stop(run))
 		cpu_relax();
 }
 

@@ -46,11 +46,10 @@ void torture_watchdog_init(void)
 }
 
 /* A thread that has not got on with its work for the stall timeout. */
-static bool thread_stalled(struct torture_thread *t, uint64_t now, char *what,
-			   size_t len)
+static bool thread_stalled(struct torture_thread *t, uint64_t now,
+			   uint64_t timeout, char *what, size_t len)
 {
 	uint64_t p = atomic_load_explicit(&t->progress, relaxed);
-	uint64_t timeout = torture_cfg->stall_timeout_ns;
 	const char *op;
 
 	if (!t->created || atomic_load(&t->exited))
@@ -73,24 +72,23 @@ static bool thread_stalled(struct torture_thread *t, uint64_t now, char *what,
 	return true;
 }
 
-bool torture_watchdog_check(struct torture_thread *threads, int n, char *what,
-			    size_t len)
+bool torture_watchdog_check(struct torture_run *run, char *what, size_t len)
 {
 	uint64_t now = torture_now_ns();
 
-	for (int i = 0; i < n; i++)
-		if (thread_stalled(&threads[i], now, what, len))
+	for (int i = 0; i < run->threads.n; i++)
+		if (thread_stalled(&run->threads.t[i], now,
+				   run->cfg->stall_timeout_ns, what, len))
 			return true;
-	return torture_pool_stalled_callback(now, torture_cfg->stall_timeout_ns,
-					     what, len);
+	return false;
 }
 
-void torture_print_backtraces(struct torture_thread *threads, int n)
+void torture_print_backtraces(struct torture_run *run)
 {
-	const char *name = torture_flavor->name;
+	const char *name = run->flavor->name;
 
-	for (int i = 0; i < n; i++) {
-		struct torture_thread *t = &threads[i];
+	for (int i = 0; i < run->threads.n; i++) {
+		struct torture_thread *t = &run->threads.t[i];
 		const char *op;
 		uint64_t deadline;
 
@@ -99,7 +97,7 @@ void torture_print_backtraces(struct torture_thread *threads, int n)
 		if (!t->bt)
 			t->bt = calloc(1, BT_BUF_LEN);
 		op = atomic_load(&t->op);
-		printf("%s-%s: backtrace of %s %d%s%s:\n", name, torture_tag,
+		printf("%s-%s: backtrace of %s %d%s%s:\n", name, run->tag,
 		       t->kind, t->id, op ? ", in " : "", op ? op : "");
 		atomic_store(&t->bt_done, false);
 		if (!t->bt || pthread_kill(t->tid, BT_SIGNAL)) {

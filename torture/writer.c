@@ -9,20 +9,21 @@
 
 #define WRITER_MAX_DELAY_NS 1000000ULL /* random pause between updates */
 
-/* Elements retired on the synchronous path, aged after every GP. */
-static struct torture_elem *removed;
-
-/* Put old on the removed list and age every removed element one stage. */
-static void pipe_update(struct torture_elem *old)
+/*
+ * Put old on the removed list (elements retired on the synchronous path,
+ * aged after every GP) and age every removed element one stage.
+ */
+static void pipe_update(struct torture_run *run, struct torture_elem **removed,
+			struct torture_elem *old)
 {
-	struct torture_elem **pp = &removed;
+	struct torture_elem **pp = removed;
 
-	old->next = removed;
-	removed = old;
+	old->next = *removed;
+	*removed = old;
 	while (*pp) {
 		struct torture_elem *e = *pp, *next = e->next;
 
-		if (torture_elem_age(e))
+		if (torture_elem_age(run, e))
 			*pp = next;
 		else
 			pp = &e->next;
@@ -31,31 +32,35 @@ static void pipe_update(struct torture_elem *old)
 
 void torture_writer(struct torture_thread *t)
 {
-	while (!torture_must_stop()) {
+	struct torture_run *run = t->run;
+	struct torture_elem *removed = NULL;
+
+	while (!torture_must_stop(run)) {
 		struct torture_elem *e, *old;
 		enum rcut_gp_kind kind;
 
 		torture_progress();
 		torture_cpu_checkpoint();
-		torture_stutter_wait();
-		torture_sleep_ns(torture_random(&t->rand) %
-				 WRITER_MAX_DELAY_NS);
-		e = torture_elem_alloc();
+		torture_stutter_wait(t);
+		torture_sleep_ns(run, torture_random(&t->rand) %
+					      WRITER_MAX_DELAY_NS);
+		e = torture_elem_alloc(run);
 		if (!e)
 			continue;
-		old = atomic_exchange_explicit(&torture_current, e,
+		old = atomic_exchange_explicit(&run->pool.current, e,
 					       memory_order_acq_rel);
-		counter_inc(&torture_counters.ver);
+		counter_inc(&run->counters.ver);
 		if (!old)
 			continue;
-		torture_elem_age(old); /* stage 1: removed from readers' view */
-		kind = torture_gp_pick(&t->rand, true);
-		counter_inc(&torture_counters.writer_gps[kind]);
+		/* Stage 1: removed from readers' view. */
+		torture_elem_age(run, old);
+		kind = torture_gp_pick(run, &t->rand, true);
+		counter_inc(&run->counters.writer_gps[kind]);
 		if (kind == RCUT_GP_NORMAL) {
-			torture_elem_age_async(old);
+			torture_elem_age_async(run, old);
 		} else {
-			torture_gp_wait(&t->rand, kind);
-			pipe_update(old);
+			torture_gp_wait(run, &t->rand, kind);
+			pipe_update(run, &removed, old);
 		}
 	}
 }

@@ -15,6 +15,7 @@
 
 #include "../../torture/torture.h"
 
+static struct torture_run run; /* a context, no run started */
 static struct torture_thread rdr[2];
 static struct torture_thread *rdrs[2] = { &rdr[0], &rdr[1] };
 static struct rcut_config cfg;
@@ -23,24 +24,23 @@ static const struct rcut_flavor unit_flavor = { .name = "unit" };
 static int setup(void **state)
 {
 	(void)state;
+	torture_run_init(&run, &cfg, &unit_flavor, "torture");
 	memset(rdr, 0, sizeof(rdr));
 	for (int i = 0; i < 2; i++) {
+		rdr[i].run = &run;
 		rdr[i].kind = "reader";
 		rdr[i].id = i;
 		torture_rand_seed(&rdr[i].rand, 42, (uint64_t)i);
 	}
-	torture_readers = rdrs;
-	torture_nreader_threads = 2;
-	torture_cfg = &cfg;
-	torture_flavor = &unit_flavor;
-	memset(&torture_counters, 0, sizeof(torture_counters));
-	return torture_mbchk_init(2);
+	run.threads.readers = rdrs;
+	run.threads.nreaders = 2;
+	return torture_mbchk_init(&run, 2);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	torture_mbchk_cleanup();
+	torture_mbchk_cleanup(&run);
 	return 0;
 }
 
@@ -67,12 +67,12 @@ static void waits_for_a_grace_period(void **state)
 	(void)state;
 	hang_check(&p, 5);
 	reads(0, &q, 200);
-	assert_int_equal(atomic_load(&torture_counters.mbchk_tries), 0);
+	assert_int_equal(atomic_load(&run.counters.mbchk_tries), 0);
 	torture_mbchk_gp_passed(&p);
 	assert_null(atomic_load(&p.chkp));
 	/* Reader 1 is the one checked: it never takes the check. */
 	reads(1, &q, 200);
-	assert_int_equal(atomic_load(&torture_counters.mbchk_tries), 0);
+	assert_int_equal(atomic_load(&run.counters.mbchk_tries), 0);
 }
 
 static void passes_when_the_counter_moved_on(void **state)
@@ -84,13 +84,13 @@ static void passes_when_the_counter_moved_on(void **state)
 	atomic_store(&rdr[1].section, 7);
 	torture_mbchk_gp_passed(&p);
 	reads(0, &q, 200);
-	assert_int_equal(atomic_load(&torture_counters.mbchk_tries), 1);
-	assert_int_equal(atomic_load(&torture_counters.mbchk_fail), 0);
+	assert_int_equal(atomic_load(&run.counters.mbchk_tries), 1);
+	assert_int_equal(atomic_load(&run.counters.mbchk_fail), 0);
 	/* The assigner is free again: a new check hangs on the next element. */
 	hang_check(&q, 9);
 }
 
-/* Last: the failure it records stays for the rest of the process. */
+/* The failure is recorded in the run: the next setup starts afresh. */
 static void fails_when_the_counter_went_back(void **state)
 {
 	struct torture_elem p = { 0 }, q = { 0 };
@@ -102,9 +102,9 @@ static void fails_when_the_counter_went_back(void **state)
 	atomic_store(&rdr[1].section, 3); /* a stale view after the GP */
 	torture_mbchk_gp_passed(&p);
 	reads(0, &q, 200);
-	assert_int_equal(atomic_load(&torture_counters.mbchk_tries), 1);
-	assert_int_equal(atomic_load(&torture_counters.mbchk_fail), 1);
-	assert_true(torture_first_failure(&at, &check));
+	assert_int_equal(atomic_load(&run.counters.mbchk_tries), 1);
+	assert_int_equal(atomic_load(&run.counters.mbchk_fail), 1);
+	assert_true(torture_first_failure(&run, &at, &check));
 	assert_string_equal(check, "rtmbkf");
 }
 

@@ -17,18 +17,15 @@ static void counts_until_the_stop_then_discards(void **state)
 	struct scale_samples s;
 
 	(void)state;
-	atomic_store(&torture_stopping, false);
 	assert_int_equal(scale_samples_init(&s, 8), 0);
-	scale_samples_add(&s, 1000);
-	scale_samples_add(&s, 2000);
-	atomic_store(&torture_stopping, true);
-	scale_samples_add(&s, 999999999); /* the stop-time outlier */
+	scale_samples_add(&s, 1000, false);
+	scale_samples_add(&s, 2000, false);
+	scale_samples_add(&s, 999999999, true); /* the stop-time outlier */
 	assert_int_equal(atomic_load(&s.seen), 2);
 	assert_int_equal(atomic_load(&s.discarded), 1);
 	assert_int_equal(scale_samples_kept(&s), 2);
 	assert_int_equal(atomic_load(&s.ns[0]), 1000);
 	assert_int_equal(atomic_load(&s.ns[1]), 2000);
-	atomic_store(&torture_stopping, false);
 	scale_samples_free(&s);
 }
 
@@ -41,7 +38,7 @@ static void keeps_a_uniform_sample_beyond_capacity(void **state)
 	(void)state;
 	assert_int_equal(scale_samples_init(&s, CAP), 0);
 	for (uint64_t i = 0; i < N; i++)
-		scale_samples_add(&s, i);
+		scale_samples_add(&s, i, false);
 	assert_int_equal(atomic_load(&s.seen), N);
 	assert_int_equal(scale_samples_kept(&s), CAP);
 	/* About half the kept values come from the first half of the run. */
