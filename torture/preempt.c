@@ -16,6 +16,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/*
+ * A thread runs at least as long as its last injected delay, and at
+ * least MIN_RUN_NS, before the handler delays it again.
+ */
+#define MIN_RUN_NS 100000ULL
+
 static uint64_t max_ns = 1000000; /* until preempt_configure() */
 static uint64_t seed_base;
 static unsigned int generation, next_thread;
@@ -70,7 +76,9 @@ static void preempt_handler(int sig)
 	uint64_t start = delay_now_ns(), d, took;
 
 	(void)sig;
-	if (last_len_ns && start < last_end_ns + last_len_ns) {
+	if (last_end_ns &&
+	    start < last_end_ns + (last_len_ns > MIN_RUN_NS ? last_len_ns :
+							      MIN_RUN_NS)) {
 		add(&stats.skipped, 1);
 		errno = saved_errno;
 		return;

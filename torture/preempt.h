@@ -9,9 +9,9 @@
  *
  * The handler is async-signal-safe (clock_gettime, nanosleep, atomics),
  * keeps errno, and never stacks: a thread signalled again sooner after
- * its last injected delay than that delay lasted runs on (counted as
- * skipped), so it is away at most half the time and any one absence is
- * bounded by the maximum (see the stall rule in delay.h).
+ * its last injected delay than that delay lasted (or than 100 us) runs
+ * on (counted as skipped), so it is away at most half the time and any
+ * one absence is bounded by the maximum (see the stall rule in delay.h).
  */
 #ifndef RCUT_TORTURE_PREEMPT_H
 #define RCUT_TORTURE_PREEMPT_H

@@ -19,8 +19,8 @@
 #include "../../torture/delay.h"
 #include "../../torture/inject.h"
 
-/* Sleeps overshoot by the timer slack and scheduling: allow this much. */
-#define SLACK_NS 20000000ULL
+/* Sleeps overshoot by timer slack and scheduling (2 busy cores: tens of ms). */
+#define SLACK_NS 250000000ULL
 
 static int reset(void **state)
 {
