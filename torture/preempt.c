@@ -95,9 +95,10 @@ static void preempt_handler(int sig)
 	last_end_ns = delay_now_ns();
 	took = last_end_ns - start;
 	last_len_ns = took;
-	add(&stats.delays, 1);
 	add(&stats.delay_ns_total, took);
 	delay_max_u64(&stats.delay_ns_max, took);
+	/* Last, so that a reader who sees the count sees its time. */
+	__atomic_fetch_add(&stats.delays, 1, __ATOMIC_RELEASE);
 	errno = saved_errno;
 }
 
@@ -129,10 +130,11 @@ int preempt_thread(pid_t os_tid)
 
 void preempt_snapshot(struct preempt_stats *out)
 {
+	/* First: every delay counted has its time in the totals below. */
+	out->delays = __atomic_load_n(&stats.delays, __ATOMIC_ACQUIRE);
 	out->sent = __atomic_load_n(&stats.sent, __ATOMIC_RELAXED);
 	out->send_failed =
 		__atomic_load_n(&stats.send_failed, __ATOMIC_RELAXED);
-	out->delays = __atomic_load_n(&stats.delays, __ATOMIC_RELAXED);
 	out->skipped = __atomic_load_n(&stats.skipped, __ATOMIC_RELAXED);
 	out->spins = __atomic_load_n(&stats.spins, __ATOMIC_RELAXED);
 	out->sleeps = __atomic_load_n(&stats.sleeps, __ATOMIC_RELAXED);
