@@ -17,7 +17,8 @@ JSONC_LIBS := $(or $(shell pkg-config --libs json-c 2>/dev/null),-ljson-c)
 DIR_CFLAGS := -DRCUT_SOURCE_DIR='"$(CURDIR)"' -DRCUT_PREFIX='"$(PREFIX)"'
 ALL_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -MMD -MP -DRCUT_VERSION='"$(VERSION)"' $(DIR_CFLAGS) $(JSONC_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
 LIBS := -lurcu-memb -lurcu-mb -lurcu-signal -lurcu-qsbr -lurcu-bp -lurcu-common -lhwloc -lunwind $(JSONC_LIBS) -ldl -lm -pthread
-# Plugins call rcut_current_cpu() and rcut_nr_cpus(): export just those.
+# Plugins call rcut_current_cpu(), rcut_nr_cpus() and the race points
+# (rcut_race_delay(), rcut_race_enabled): export just those.
 EXPORT_LDFLAGS := -Wl,--dynamic-list=flavors/plugin.dynlist
 TEST_LIBS := -lcmocka
 
@@ -62,17 +63,20 @@ $(BUILD)/unit/%: ci/unit/%.c $(BUILD)/librcut.a
 unit: $(UNIT_BINS)
 
 # Flavor plugins built against include/rcutorture/flavor.h alone: the
-# example (a correct RCU), the broken one (must FAIL) and, for the loader's
-# error tests, three bad ones from ci/plugins/bad_plugin.c.
+# example (a correct RCU), the broken one (must FAIL), the example as an
+# ABI version 1 table (must still load) and, for the loader's error
+# tests, three bad ones from ci/plugins/bad_plugin.c.
 PLUGIN_DIR := $(BUILD)/plugins
 PLUGIN_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -fPIC -shared -O2 -g
-PLUGINS := $(PLUGIN_DIR)/librcutorture-example.so $(PLUGIN_DIR)/librcutorture-broken.so
+PLUGINS := $(PLUGIN_DIR)/librcutorture-example.so $(PLUGIN_DIR)/librcutorture-broken.so \
+	$(PLUGIN_DIR)/librcutorture-example-v1.so
 BAD_PLUGINS := $(patsubst %,$(PLUGIN_DIR)/bad/lib%.so,wrong_abi no_symbol missing_hooks)
 
 plugins: $(PLUGINS) $(BAD_PLUGINS)
 
 $(PLUGIN_DIR)/librcutorture-example.so: ci/plugins/example_rcu.c include/rcutorture/flavor.h
 $(PLUGIN_DIR)/librcutorture-broken.so: ci/plugins/broken_rcu.c ci/plugins/example_rcu.c include/rcutorture/flavor.h
+$(PLUGIN_DIR)/librcutorture-example-v1.so: ci/plugins/example_v1.c ci/plugins/example_rcu.c include/rcutorture/flavor.h
 $(PLUGINS):
 	@mkdir -p $(dir $@)
 	@echo "  PLUGIN  $@"

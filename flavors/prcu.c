@@ -41,6 +41,13 @@
  * NO_HZ_IDLE kernels, a CPU's callbacks run on its own tick, which an idle
  * CPU defers: a CPU no reader ran on since its last tick processes them
  * only every N ms), or all four with prcu.rfc2018=1 (N = 10).
+ *
+ * Race points (rcut_race_point()): read_lock between reading the phase
+ * and counting the reader, read_unlock before the count drops and between
+ * the drop and the version report, synchronize after the snapshot, around
+ * the flip, between CPU scans and before publishing gp_done; call between
+ * tagging and queueing; the tick between taking ready callbacks and
+ * running them; offline before the splice; barrier before entraining.
  */
 #define _GNU_SOURCE
 #include "registry.h"
@@ -152,6 +159,7 @@ static int prcu_read_lock(void)
 	int cpu = my_slot(),
 	    ph = atomic_load_explicit(&phase, memory_order_relaxed);
 
+	rcut_race_point(RCUT_RACE_READ_LOCK); /* phase read, not counted */
 	atomic_fetch_add_explicit(&cpus[cpu].locked[ph], 1,
 				  memory_order_relaxed);
 	if (!atomic_load_explicit(&cpus[cpu].ran, memory_order_relaxed))
@@ -168,13 +176,16 @@ static void prcu_read_unlock(int idx)
 {
 	struct prcu_cpu *c = &cpus[idx >> 1];
 
+	rcut_race_point(RCUT_RACE_READ_UNLOCK);
 	/* Release: the section's loads are done before the count drops. */
 	if (atomic_fetch_sub_explicit(&c->locked[idx & 1], 1,
 				      memory_order_release) == 1 &&
-	    (idx & 1) != atomic_load_explicit(&phase, memory_order_relaxed))
+	    (idx & 1) != atomic_load_explicit(&phase, memory_order_relaxed)) {
 		/* The outermost old-phase reader here: report (the RFC). */
+		rcut_race_point(RCUT_RACE_READ_UNLOCK);
 		atomic_store_explicit(&c->version, atomic_load(&gp_started),
 				      memory_order_relaxed);
+	}
 }
 
 /* Wait for every CPU's readers in phase ph; ack idle CPUs at once. */
@@ -184,6 +195,7 @@ static void wait_for_phase(int ph, unsigned long v)
 		struct prcu_cpu *c = &cpus[i];
 		long spins = 0;
 
+		rcut_race_point(RCUT_RACE_GP_WAIT);
 		if (atomic_load_explicit(&c->locked[ph],
 					 memory_order_acquire)) {
 			c->stragglers++;
@@ -209,6 +221,7 @@ static void prcu_synchronize(void)
 
 	broadcast_barrier(); /* order the caller's removal before the scan */
 	snap = atomic_load(&gp_started);
+	rcut_race_point(RCUT_RACE_GP_START);
 	pthread_mutex_lock(&gp_mutex);
 	/* A grace period that began after our snapshot has ended: share it. */
 	if (atomic_load(&gp_done) >= snap + 1) {
@@ -218,10 +231,13 @@ static void prcu_synchronize(void)
 	v = atomic_fetch_add(&gp_started, 1) + 1;
 	old = atomic_load(&phase);
 	wait_for_phase(!old, v); /* stragglers that saw the phase late */
+	rcut_race_point(RCUT_RACE_GP_FLIP);
 	atomic_store(&phase, !old);
+	rcut_race_point(RCUT_RACE_GP_FLIP);
 	broadcast_barrier();
 	wait_for_phase(old, v);
 	broadcast_barrier(); /* the readers' loads before our return */
+	rcut_race_point(RCUT_RACE_GP_END);
 	if (atomic_load(&gp_done) < v)
 		atomic_store(&gp_done, v);
 	pthread_mutex_unlock(&gp_mutex);
@@ -262,9 +278,11 @@ static void enqueue(int cpu, struct rcut_head *head, unsigned long tag)
 static void prcu_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 {
 	int cpu = my_slot();
+	unsigned long tag = callback_tag(cpu);
 
 	head->func = func;
-	enqueue(cpu, head, callback_tag(cpu));
+	rcut_race_point(RCUT_RACE_CB_QUEUE); /* tagged, not yet queued */
+	enqueue(cpu, head, tag);
 }
 
 /* Run the ready prefix of one CPU's list (the tick's softirq). */
@@ -290,6 +308,7 @@ static void invoke_ready(struct prcu_cpu *c)
 		c->tail = &c->head;
 	*end = NULL;
 	pthread_mutex_unlock(&c->cb_lock);
+	rcut_race_point(RCUT_RACE_CB_INVOKE);
 	while (list) {
 		struct rcut_head *next = NEXT(list);
 
@@ -363,6 +382,7 @@ static void prcu_barrier(void)
 			tag = callback_tag(i); /* the RFC's call_prcu() */
 		atomic_fetch_add(&barrier_count, 1);
 		c->barrier_head.func = barrier_cb;
+		rcut_race_point(RCUT_RACE_CB_QUEUE);
 		enqueue(i, &c->barrier_head, tag);
 	}
 	pthread_rwlock_unlock(&hotplug_lock);
@@ -384,6 +404,7 @@ static int prcu_cpu_offline(int cpu)
 				d = &cpus[i];
 		if (!d)
 			d = &cpus[ncpus];
+		rcut_race_point(RCUT_RACE_CB_QUEUE);
 		/* Splice in order, tags kept; the tick is locked out. */
 		pthread_mutex_lock(&c->cb_lock);
 		pthread_mutex_lock(&d->cb_lock);

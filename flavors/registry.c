@@ -162,10 +162,14 @@ int rcut_flavor_validate(const struct rcut_flavor *f, char *err, size_t errlen)
 {
 	const char *missing = NULL;
 
-	if (f->abi_version != RCUT_FLAVOR_ABI_VERSION) {
-		snprintf(err, errlen,
-			 "flavor ABI version %u, this rcutorture needs %u",
-			 f->abi_version, RCUT_FLAVOR_ABI_VERSION);
+	/* Version 2 only added exported calls: a version-1 table is whole. */
+	if (f->abi_version < RCUT_FLAVOR_ABI_MIN_VERSION ||
+	    f->abi_version > RCUT_FLAVOR_ABI_VERSION) {
+		snprintf(
+			err, errlen,
+			"flavor ABI version %u, this rcutorture takes %u to %u",
+			f->abi_version, RCUT_FLAVOR_ABI_MIN_VERSION,
+			RCUT_FLAVOR_ABI_VERSION);
 		return -1;
 	}
 	if (!good_name(f->name)) {

@@ -19,6 +19,14 @@
  * Callbacks wait on one list, tagged with the sequence number that must
  * complete, and run in order from the worker; barrier waits behind the
  * last one.  Counters sum over every CPU, so CPU offline needs nothing.
+ *
+ * Race points (rcut_race_point()): read_lock between reading the index and
+ * counting the lock, read_unlock before counting the unlock, the reader
+ * check between summing unlocks and summing locks (SRCU's classic
+ * window), the state machine before the flip, after it and before ending
+ * a grace period, release before waking waiters, call between the
+ * snapshot and queueing, invocation between taking ready callbacks and
+ * running them, and barrier before entraining.
  */
 #define _GNU_SOURCE
 #include "registry.h"
@@ -203,6 +211,7 @@ static int srcu_read_lock(void)
 	unsigned long idx =
 		atomic_load_explicit(&srcu_idx, memory_order_relaxed) & 1;
 
+	rcut_race_point(RCUT_RACE_READ_LOCK); /* index read, not counted */
 	atomic_fetch_add_explicit(&cpus[cpu].lock_count[idx], 1,
 				  memory_order_relaxed);
 	atomic_thread_fence(memory_order_seq_cst); /* B */
@@ -212,6 +221,7 @@ static int srcu_read_lock(void)
 static void srcu_read_unlock(int token)
 {
 	atomic_thread_fence(memory_order_seq_cst); /* C */
+	rcut_race_point(RCUT_RACE_READ_UNLOCK);
 	atomic_fetch_add_explicit(&cpus[token >> 1].unlock_count[token & 1], 1,
 				  memory_order_relaxed);
 }
@@ -223,6 +233,7 @@ static bool idx_check(unsigned long idx)
 
 	for (int i = 0; i < nslots; i++)
 		unlocks += atomic_load(&cpus[i].unlock_count[idx]);
+	rcut_race_point(RCUT_RACE_GP_WAIT); /* unlocks summed, locks not */
 	atomic_thread_fence(memory_order_seq_cst); /* A */
 	for (int i = 0; i < nslots; i++)
 		locks += atomic_load(&cpus[i].lock_count[idx]);
@@ -312,13 +323,16 @@ static bool advance_state(unsigned long *cbdelay)
 			break;
 		gp_start = jiffies();
 		n_exp_nodelay = 0;
+		rcut_race_point(RCUT_RACE_GP_START);
 		atomic_store(&gp_seq, s + STATE_SCAN1);
 		break;
 	case STATE_SCAN1:
 		idx = 1 ^ (atomic_load(&srcu_idx) & 1);
 		if (!try_check_zero(idx, 1))
 			break;
+		rcut_race_point(RCUT_RACE_GP_FLIP); /* drained, not flipped */
 		flip();
+		rcut_race_point(RCUT_RACE_GP_FLIP); /* flipped, no wait yet */
 		n_exp_nodelay = 0;
 		atomic_store(&gp_seq, s + 1); /* SCAN2 */
 		break;
@@ -328,6 +342,7 @@ static bool advance_state(unsigned long *cbdelay)
 			break;
 		n_exp_nodelay = 0;
 		*cbdelay = gp_end_cbdelay();
+		rcut_race_point(RCUT_RACE_GP_END);
 		atomic_thread_fence(memory_order_seq_cst);
 		atomic_store(&gp_seq, (s | 3) + 1); /* the next idle value */
 		atomic_fetch_add(&n_gps, 1);
@@ -361,6 +376,7 @@ static void invoke_ready(void)
 		cb_tail = &cb_head;
 	*end = NULL;
 	pthread_mutex_unlock(&cb_mutex);
+	rcut_race_point(RCUT_RACE_CB_INVOKE);
 	while (list) {
 		struct rcut_head *next = NEXT(list);
 
@@ -397,6 +413,7 @@ static void wake_worker(void)
 static void release(unsigned long seq)
 {
 	seq_max(&cb_seq, seq);
+	rcut_race_point(RCUT_RACE_GP_END); /* released, waiters not woken */
 	pthread_mutex_lock(&wait_mutex);
 	pthread_cond_broadcast(&done_cond);
 	pthread_mutex_unlock(&wait_mutex);
@@ -595,6 +612,7 @@ static void srcu_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 	unsigned long s = seq_snap();
 
 	head->func = func;
+	rcut_race_point(RCUT_RACE_CB_QUEUE); /* snapshot taken, not queued */
 	enqueue(head, s);
 	need(s, false);
 }
@@ -623,6 +641,7 @@ static void srcu_barrier(void)
 							    flavor_priv))) :
 		      seq_snap();
 	pthread_mutex_unlock(&cb_mutex);
+	rcut_race_point(RCUT_RACE_CB_QUEUE);
 	enqueue(&barrier_head, s);
 	need(s, false);
 	while (!atomic_load(&barrier_done))

@@ -23,6 +23,12 @@
  *   onlining creates a new one.
  * - QSBR: call() goes online if the caller is offline, since liburcu
  *   requires online callers.
+ * - race points (rcut_race_point()): just inside the read-side section
+ *   and just before leaving it (where liburcu's own DEBUG_YIELD test
+ *   builds yield: 0.13's installed headers have no hook inside
+ *   read_lock itself, see docs/race-points.md), around synchronize's
+ *   sequence sampling, before handing a callback to liburcu (per CPU:
+ *   with the CPU's queue chosen) and before invoking one.
  */
 #ifndef FLAVORS_URCU_ADAPTER_H
 #define FLAVORS_URCU_ADAPTER_H
@@ -70,12 +76,14 @@ static void ua_gp_advance(unsigned long started)
 static int ua_read_lock(void)
 {
 	UA(read_lock)();
+	rcut_race_point(RCUT_RACE_READ_LOCK);
 	return 0;
 }
 
 static void ua_read_unlock(int idx)
 {
 	(void)idx;
+	rcut_race_point(RCUT_RACE_READ_UNLOCK);
 	UA(read_unlock)();
 }
 
@@ -83,7 +91,9 @@ static void ua_synchronize(void)
 {
 	unsigned long started = ua_get_gp_seq();
 
+	rcut_race_point(RCUT_RACE_GP_START); /* sequence sampled */
 	UA(synchronize_rcu)();
+	rcut_race_point(RCUT_RACE_GP_END); /* ended, sequence not moved */
 	ua_gp_advance(started);
 }
 
@@ -93,6 +103,7 @@ static void ua_invoke(struct rcu_head *h)
 	struct rcut_head *rh = (struct rcut_head *)(void *)h;
 
 	ua_gp_advance((unsigned long)(uintptr_t)rh->flavor_priv[2]);
+	rcut_race_point(RCUT_RACE_CB_INVOKE);
 	rh->func(rh);
 }
 
@@ -125,11 +136,13 @@ static void ua_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 		UA(set_thread_call_rcu_data)
 		(cpu >= 0 && cpu < ua_ncpus ? atomic_load(&ua_cpu_crdp[cpu]) :
 					      NULL);
+		rcut_race_point(RCUT_RACE_CB_QUEUE); /* queue chosen */
 		UA(call_rcu)((struct rcu_head *)(void *)head, ua_invoke);
 		UA(set_thread_call_rcu_data)(NULL);
 		UA(read_unlock)();
 	} else {
 		ua_use_thread_queue();
+		rcut_race_point(RCUT_RACE_CB_QUEUE);
 		UA(call_rcu)((struct rcu_head *)(void *)head, ua_invoke);
 	}
 #ifdef URCU_ADAPTER_QSBR

@@ -28,6 +28,29 @@ t_plugin_example_succeeds() {
 	[[ $(jqr "$TEST_TMP/e.json" .flavor.plugin) == "$PLUGINS/librcutorture-example.so" ]] || die "JSON lacks the plugin"
 }
 
+t_plugin_abi_v1_still_loads() {
+	need_plugins
+	local so=$PLUGINS/librcutorture-example-v1.so
+	[[ -f $so ]] || die "no $so: run make plugins"
+	# Built as a version-1 table, calling nothing version 2 added.
+	nm -D "$so" | grep -q ' U rcut_current_cpu$' || die "nm cannot read $so"
+	! nm -D "$so" | grep -q 'rcut_race' || die "the v1 plugin references race points"
+	run --flavor "$so" --duration 2 --stat-interval 0 --n-barrier-cbs 2
+	expect_status 0
+	expect_out "^example-v1-torture: flavor example-v1 from plugin $so$"
+	expect_out '^example-v1-torture:--- End of test: SUCCESS: '
+	(($(pipe_late_sum) == 0)) || die "pipe stages >= 2 are non-zero"
+	expect_out 'Callbacks: invoked: [1-9][0-9]* early: 0 duplicate: 0 lost: 0'
+	# Version 0 is older than any rcutorture ABI.
+	sed 's/^#define RCUT_FLAVOR_ABI_VERSION 1$/#define RCUT_FLAVOR_ABI_VERSION 0/' \
+		ci/plugins/example_v1.c >"$TEST_TMP/v0.c"
+	grep -q 'ABI_VERSION 0$' "$TEST_TMP/v0.c" || die "cannot make the v0 source"
+	cc -Iinclude -Ici/plugins -fPIC -shared -pthread -o "$TEST_TMP/v0.so" "$TEST_TMP/v0.c" ||
+		die "cannot build the v0 plugin"
+	bad_plugin "plugin '$TEST_TMP/v0.so': flavor ABI version 0, this rcutorture takes 1 to 2$" \
+		--flavor "$TEST_TMP/v0.so"
+}
+
 t_plugin_run_stops_on_sigint_with_its_report() {
 	need_plugins
 	run_interrupted --flavor "$PLUGINS/librcutorture-example.so" --duration 60 \
@@ -92,7 +115,7 @@ t_plugin_load_errors() {
 	bad_plugin "plugin '$TEST_TMP/' is not a regular file$" --flavor "$TEST_TMP/"
 	bad_plugin "plugin '$PLUGINS/bad/libno_symbol.so' does not define the symbol rcutorture_flavor" \
 		--flavor "$PLUGINS/bad/libno_symbol.so"
-	bad_plugin "plugin '$PLUGINS/bad/libwrong_abi.so': flavor ABI version 99, this rcutorture needs 1$" \
+	bad_plugin "plugin '$PLUGINS/bad/libwrong_abi.so': flavor ABI version 99, this rcutorture takes 1 to 2$" \
 		--flavor "$PLUGINS/bad/libwrong_abi.so"
 	bad_plugin "plugin '$PLUGINS/bad/libmissing_hooks.so': flavor bad lacks the required synchronize$" \
 		--flavor "$PLUGINS/bad/libmissing_hooks.so"

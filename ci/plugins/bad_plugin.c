@@ -30,7 +30,7 @@ static __attribute__((unused)) void bad_synchronize(void)
 
 const struct rcut_flavor SYMBOL = {
 #ifdef BAD_WRONG_ABI
-	.abi_version = RCUT_FLAVOR_ABI_VERSION + 98,
+	.abi_version = 99,
 #else
 	.abi_version = RCUT_FLAVOR_ABI_VERSION,
 #endif

@@ -25,8 +25,13 @@
  * barrier() queues a marker callback and waits for it.  Grace periods poll
  * the counters, so this is slow, but correct.
  *
+ * Race points (rcut_race_point(), flavor ABI version 2) mark the windows
+ * where a stopped thread exposes a race: with --race-delay the harness
+ * sometimes yields, spins or sleeps there.
+ *
  * ci/plugins/broken_rcu.c builds the same file with EXAMPLE_BROKEN: its
  * synchronize skips the wait after the flip, and rcutorture must catch it.
+ * ci/plugins/example_v1.c builds it as an ABI version 1 plugin.
  */
 #define _GNU_SOURCE
 #include <rcutorture/flavor.h>
@@ -120,6 +125,7 @@ static int example_read_lock(void)
 	if (!self)
 		example_register(); /* a thread the harness did not register */
 	idx = (int)(atomic_load(&phase) & 1);
+	rcut_race_point(RCUT_RACE_READ_LOCK); /* phase read, not counted */
 	atomic_fetch_add(&self->count[idx], 1);
 	atomic_thread_fence(memory_order_seq_cst); /* count, then read */
 	return idx;
@@ -128,6 +134,7 @@ static int example_read_lock(void)
 static void example_read_unlock(int idx)
 {
 	atomic_thread_fence(memory_order_seq_cst); /* reads, then uncount */
+	rcut_race_point(RCUT_RACE_READ_UNLOCK);
 	atomic_fetch_sub(&self->count[idx], 1);
 }
 
@@ -158,6 +165,7 @@ static void wait_for_readers(unsigned int p)
 				break;
 		if (!r)
 			break;
+		rcut_race_point(RCUT_RACE_GP_WAIT);
 		backoff(round);
 	}
 	atomic_thread_fence(memory_order_seq_cst);
@@ -170,11 +178,14 @@ static void example_synchronize(void)
 	pthread_mutex_lock(&gp_lock);
 	atomic_thread_fence(memory_order_seq_cst); /* updates, then scan */
 	cur = atomic_load(&phase);
+	rcut_race_point(RCUT_RACE_GP_START);
 	wait_for_readers(cur ^ 1);
 	atomic_store(&phase, cur ^ 1);
+	rcut_race_point(RCUT_RACE_GP_FLIP);
 #ifndef EXAMPLE_BROKEN
 	wait_for_readers(cur);
 #endif
+	rcut_race_point(RCUT_RACE_GP_END);
 	atomic_fetch_add(&gp_seq, 1);
 	pthread_mutex_unlock(&gp_lock);
 }
@@ -227,6 +238,7 @@ static void example_call(struct rcut_head *head,
 					  memory_order_relaxed);
 	head->func = func;
 	head->flavor_priv[0] = NULL; /* the queue's next pointer */
+	rcut_race_point(RCUT_RACE_CB_QUEUE);
 	pthread_mutex_lock(&cb_lock);
 	*cb_tail = head;
 	cb_tail = (struct rcut_head **)&head->flavor_priv[0];
@@ -252,7 +264,10 @@ static void *example_worker(void *arg)
 		cb_head = NULL;
 		cb_tail = &cb_head;
 		pthread_mutex_unlock(&cb_lock);
+		rcut_race_point(
+			RCUT_RACE_CB_QUEUE); /* batch taken, no GP yet */
 		example_synchronize();
+		rcut_race_point(RCUT_RACE_CB_INVOKE);
 		for (; batch; batch = next) {
 			/* The callback may post its head again: read first. */
 			next = batch->flavor_priv[0];
@@ -275,6 +290,7 @@ static void marker_reached(struct rcut_head *head)
 {
 	struct marker *m = (struct marker *)head;
 
+	rcut_race_point(RCUT_RACE_GP_END); /* before waking the waiter */
 	pthread_mutex_lock(&cb_lock);
 	m->done = true;
 	pthread_cond_broadcast(&cb_done);

@@ -7,6 +7,13 @@
  * A plugin exports one symbol, RCUT_FLAVOR_SYMBOL, pointing at a
  * struct rcut_flavor whose abi_version is RCUT_FLAVOR_ABI_VERSION.
  *
+ * ABI versions: 1 is the ops table below; 2 adds race points
+ * (rcut_race_point(), at the end of this file), calls into the harness
+ * that leave struct rcut_flavor unchanged.  The harness loads tables of
+ * any version from RCUT_FLAVOR_ABI_MIN_VERSION to RCUT_FLAVOR_ABI_VERSION.
+ * Fields added to struct rcut_flavor by a later version go at its end,
+ * and the harness reads them only from tables that declare that version.
+ *
  * Every hook marked "optional" may be NULL; the harness then disables the
  * tests that need it, as the kernel's rcutorture does for NULL ops.
  */
@@ -17,7 +24,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define RCUT_FLAVOR_ABI_VERSION 1
+#define RCUT_FLAVOR_ABI_VERSION 2
+#define RCUT_FLAVOR_ABI_MIN_VERSION 1 /* oldest table the harness loads */
 #define RCUT_FLAVOR_SYMBOL "rcutorture_flavor"
 
 /*
@@ -141,5 +149,43 @@ int rcut_current_cpu(void);
 
 /* How many simulated CPUs the run has (--cpus); provided by the harness. */
 int rcut_nr_cpus(void);
+
+/*
+ * Race points (ABI version 2).  A flavor calls rcut_race_point(where) at
+ * the places where a thread stopped for a while exposes a race: after
+ * reading the phase and before publishing the reader's count, between a
+ * flip and the wait for readers, before waking waiters, in callback queue
+ * hand-offs.  When the run enables race delays, the harness sometimes
+ * yields, spins or sleeps there (microseconds mostly, now and then longer
+ * than a grace period); otherwise the call costs one relaxed load and a
+ * not-taken branch, so it may sit in read_lock's fast path.  The harness
+ * counts hits per kind.  A race point may block: never call one where the
+ * flavor cannot sleep (a signal handler).
+ */
+enum rcut_race_where {
+	RCUT_RACE_READ_LOCK,   /* read_lock: phase read, count not published */
+	RCUT_RACE_READ_UNLOCK, /* read_unlock: before the count is withdrawn */
+	RCUT_RACE_GP_START,    /* a grace period began, before its flip */
+	RCUT_RACE_GP_FLIP,     /* between a flip and the wait for readers */
+	RCUT_RACE_GP_WAIT,     /* inside the wait, between reader scans */
+	RCUT_RACE_GP_END,      /* before publishing the end / waking waiters */
+	RCUT_RACE_CB_QUEUE,    /* callback hand-off: enqueue, splice, migrate */
+	RCUT_RACE_CB_INVOKE,   /* callbacks taken as ready, not yet invoked */
+	RCUT_RACE_OTHER,       /* any other window; unknown values count here */
+	RCUT_RACE_NWHERE       /* the number of kinds (not a kind) */
+};
+
+/* Non-zero while race delays are on; read it only via rcut_race_point(). */
+extern int rcut_race_enabled;
+
+/* The slow path of rcut_race_point(): maybe delay the caller. */
+void rcut_race_delay(enum rcut_race_where where);
+
+static inline void rcut_race_point(enum rcut_race_where where)
+{
+	if (__builtin_expect(
+		    __atomic_load_n(&rcut_race_enabled, __ATOMIC_RELAXED), 0))
+		rcut_race_delay(where);
+}
 
 #endif /* RCUTORTURE_FLAVOR_H */

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests: the flavor ABI versions the loader takes.  Version 2 added
+ * race points (exported calls) and no table field, so a version-1 table
+ * validates; versions outside 1..RCUT_FLAVOR_ABI_VERSION do not.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../flavors/registry.h"
+
+static void versions_one_to_current_load(void **state)
+{
+	struct rcut_flavor f = rcut_flavor_busted;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(RCUT_FLAVOR_ABI_VERSION, 2);
+	assert_int_equal(RCUT_FLAVOR_ABI_MIN_VERSION, 1);
+	for (unsigned int v = RCUT_FLAVOR_ABI_MIN_VERSION;
+	     v <= RCUT_FLAVOR_ABI_VERSION; v++) {
+		f.abi_version = v;
+		assert_int_equal(rcut_flavor_validate(&f, err, sizeof(err)), 0);
+	}
+	f.abi_version = 0;
+	assert_int_equal(rcut_flavor_validate(&f, err, sizeof(err)), -1);
+	assert_string_equal(
+		err, "flavor ABI version 0, this rcutorture takes 1 to 2");
+	f.abi_version = RCUT_FLAVOR_ABI_VERSION + 1;
+	assert_int_equal(rcut_flavor_validate(&f, err, sizeof(err)), -1);
+	assert_string_equal(
+		err, "flavor ABI version 3, this rcutorture takes 1 to 2");
+}
+
+/* Every race-point kind has a slot below RCUT_RACE_NWHERE. */
+static void race_kinds_are_dense(void **state)
+{
+	(void)state;
+	assert_int_equal(RCUT_RACE_READ_LOCK, 0);
+	assert_int_equal(RCUT_RACE_OTHER + 1, RCUT_RACE_NWHERE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(versions_one_to_current_load),
+		cmocka_unit_test(race_kinds_are_dense),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Injected delays, shared by race points (inject.c) and preemption
+ * (preempt.c): a per-caller random stream, a duration drawn from a wide
+ * distribution, and spinning or sleeping for it.  Everything here is
+ * async-signal-safe (clock_gettime, nanosleep, sched_yield, plain
+ * arithmetic), so the preemption signal handler may use it.
+ */
+#ifndef RCUT_TORTURE_DELAY_H
+#define RCUT_TORTURE_DELAY_H
+
+#include <stdint.h>
+
+/* Delays up to this long spin; longer ones sleep. */
+#define DELAY_SPIN_MAX_NS 20000ULL
+/* The short bucket's ceiling (liburcu's DEBUG_YIELD sleeps 0-50 us). */
+#define DELAY_SHORT_MAX_NS 50000ULL
+/* The floor of every drawn delay. */
+#define DELAY_MIN_NS 1000ULL
+
+/*
+ * The stall rule: any single injected delay (a race-point delay or one
+ * preemption) is at most stall_timeout / DELAY_STALL_DIVISOR.  A thread
+ * can be away for a race-point delay with a preemption stacked on it,
+ * at most stall_timeout / 2, so a thread the watchdog finds stuck for a
+ * whole --stall-timeout is a real hang, not an injected delay.
+ */
+#define DELAY_STALL_DIVISOR 4
+
+/* The longest single delay allowed under a given --stall-timeout. */
+static inline uint64_t delay_stall_bound_ns(uint64_t stall_timeout_ns)
+{
+	return stall_timeout_ns / DELAY_STALL_DIVISOR;
+}
+
+/* CLOCK_MONOTONIC in ns. */
+uint64_t delay_now_ns(void);
+
+/* splitmix64 step: the next number of the stream at *state. */
+uint64_t delay_rand(uint64_t *state);
+
+/*
+ * A delay in [min(DELAY_MIN_NS, max_ns), max_ns], roughly log-uniform:
+ * seven draws in eight from DELAY_MIN_NS..DELAY_SHORT_MAX_NS (a few us
+ * typically), one in eight from DELAY_SHORT_MAX_NS..max_ns (up to
+ * several grace periods when max_ns is that long).  0 if max_ns is 0.
+ */
+uint64_t delay_draw_ns(uint64_t *state, uint64_t max_ns);
+
+/* Busy-wait ns on the monotonic clock. */
+void delay_spin_ns(uint64_t ns);
+
+/* Sleep ns, resuming after signal handlers (EINTR). */
+void delay_sleep_ns(uint64_t ns);
+
+/* Raise *max to v if v is larger (lock-free). */
+void delay_max_u64(uint64_t *max, uint64_t v);
+
+#endif /* RCUT_TORTURE_DELAY_H */
