@@ -22,7 +22,9 @@ LIBS := -lurcu-memb -lurcu-mb -lurcu-signal -lurcu-qsbr -lurcu-bp -lurcu-common 
 EXPORT_LDFLAGS := -Wl,--dynamic-list=flavors/plugin.dynlist
 TEST_LIBS := -lcmocka
 
-SRCS := $(wildcard cmd/*.c torture/*.c flavors/*.c report/*.c)
+# The layers, top down (docs/architecture.md; ci/check-layers checks them).
+SRCS := $(wildcard cmd/*.c torture/*/*.c flavors/*.c flavors/*/*.c report/*.c)
+HDRS := $(wildcard cmd/*.h torture/*/*.h flavors/*.h flavors/*/*.h report/*.h include/rcutorture/*.h)
 LIB_SRCS := $(filter-out cmd/main.c,$(SRCS))
 UNIT_SRCS := $(wildcard ci/unit/*.c)
 
@@ -91,7 +93,7 @@ $(PLUGIN_DIR)/bad/lib%.so: ci/plugins/bad_plugin.c include/rcutorture/flavor.h
 # reader struct at a misaligned address (fixed upstream in 0.13.4): keep
 # UBSan's alignment check away from that one adapter, nowhere else.
 ifneq ($(findstring undefined,$(EXTRA_CFLAGS)),)
-$(BUILD)/flavors/bp.o: FILE_CFLAGS := -fno-sanitize=alignment
+$(BUILD)/flavors/urcu/bp.o: FILE_CFLAGS := -fno-sanitize=alignment
 endif
 
 # liburcu's benchmark loop re-implemented (ci/bench/urcu_loop.h), for bench.
@@ -116,7 +118,7 @@ FUZZ_BIN := build-fuzz/fuzz_options
 FUZZ_TIME ?= 1800
 FUZZ_FLAGS := -std=gnu11 -Iinclude -pthread -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
-$(FUZZ_BIN): ci/fuzz/fuzz_options.c $(LIB_SRCS) $(wildcard */*.h include/rcutorture/*.h)
+$(FUZZ_BIN): ci/fuzz/fuzz_options.c $(LIB_SRCS) $(HDRS)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
 	@clang $(FUZZ_FLAGS) -o $@ ci/fuzz/fuzz_options.c $(LIB_SRCS) $(LIBS)
@@ -166,7 +168,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(PREFIX)/include/rcutorture $(SHARE)/scenarios $(SHARE)/examples $(SHARE)
 
 format:
-	clang-format -i $(SRCS) $(UNIT_SRCS) $(wildcard */*.h ci/bench/*.[ch] ci/plugins/*.c ci/fuzz/*.c include/rcutorture/*.h)
+	clang-format -i $(SRCS) $(UNIT_SRCS) $(HDRS) $(wildcard ci/bench/*.[ch] ci/plugins/*.c ci/mutants/*.[ch] ci/fuzz/*.c)
 
 clean:
 	rm -rf build build-san build-fuzz $(BIN)

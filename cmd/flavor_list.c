@@ -5,9 +5,9 @@
  */
 #include "options.h"
 
-#include "parse.h"
+#include "../torture/util/parse.h"
 #include "../flavors/registry.h"
-#include "../torture/ref.h"
+#include "../torture/tests/ref.h"
 
 #include <string.h>
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* rcutorture: parse the command line, then run the selected test. */
 #include "options.h"
-#include "parse.h"
+#include "../torture/util/parse.h"
 #include "../flavors/plugin.h"
 #include "../flavors/registry.h"
 #include "../report/json.h"
 #include "../report/verdict.h"
-#include "../torture/ref.h"
-#include "../torture/torture_test.h"
-#include "../torture/scale.h"
+#include "../torture/tests/ref.h"
+#include "../torture/tests/torture_test.h"
+#include "../torture/tests/scale.h"
 
 #include <stdio.h>
 #include <time.h>

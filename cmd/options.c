@@ -12,13 +12,13 @@
 #define _GNU_SOURCE
 #include "options.h"
 
-#include "parse.h"
+#include "../torture/util/parse.h"
 #include "scenario.h"
 #include "../flavors/plugin.h"
 #include "../flavors/registry.h"
-#include "../torture/gp.h"
-#include "../torture/options_table.h"
-#include "../torture/ref.h"
+#include "../torture/core/gp.h"
+#include "../torture/config/options_table.h"
+#include "../torture/tests/ref.h"
 
 #include <argp.h>
 #include <errno.h>

@@ -3,7 +3,7 @@
 #ifndef CMD_OPTIONS_H
 #define CMD_OPTIONS_H
 
-#include "../torture/config.h"
+#include "../torture/config/config.h"
 
 #include <rcutorture/flavor.h>
 #include <stddef.h>

@@ -2,8 +2,8 @@
 /* Built-in flavor lookup, listing, validation and parameter parsing. */
 #include "registry.h"
 
-#include "../cmd/parse.h"
-#include "../torture/ref.h"
+#include "../torture/util/parse.h"
+#include "../torture/tests/ref.h"
 
 #include <ctype.h>
 #include <stdio.h>

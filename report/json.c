@@ -8,7 +8,7 @@
 #include "json.h"
 
 #include "verdict.h"
-#include "../torture/options_table.h"
+#include "../torture/config/options_table.h"
 
 #include <errno.h>
 #include <json-c/json.h>

@@ -9,7 +9,7 @@
 #define REPORT_JSON_H
 
 #include "snapshot.h"
-#include "../torture/config.h"
+#include "../torture/config/config.h"
 
 #include <rcutorture/flavor.h>
 #include <stdbool.h>

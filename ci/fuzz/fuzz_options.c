@@ -11,7 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "../../cmd/options.h"
-#include "../../cmd/parse.h"
+#include "../../torture/util/parse.h"
 #include "../../cmd/scenario.h"
 
 #include <ctype.h>

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../torture/delay.h"
-#include "../../torture/inject.h"
+#include "../../torture/util/delay.h"
+#include "../../torture/core/inject.h"
 
 /* Sleeps overshoot by timer slack and scheduling (2 busy cores: tens of ms). */
 #define SLACK_NS 250000000ULL

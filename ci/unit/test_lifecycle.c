@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../torture/lifecycle.h"
+#include "../../torture/core/lifecycle.h"
 
 static struct rcut_config cfg;
 static const struct rcut_flavor unit_flavor = { .name = "unit" };

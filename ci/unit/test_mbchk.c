@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../torture/torture.h"
+#include "../../torture/core/run.h"
 
 static struct torture_run run; /* a context, no run started */
 static struct torture_thread rdr[2];

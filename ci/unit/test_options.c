@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "../../cmd/options.h"
-#include "../../cmd/parse.h"
+#include "../../torture/util/parse.h"
 #include "../../flavors/registry.h"
 
 static char err[512];

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "../../cmd/options.h"
-#include "../../torture/options_table.h"
+#include "../../torture/config/options_table.h"
 
 #ifndef RCUT_SOURCE_DIR
 #define RCUT_SOURCE_DIR "."

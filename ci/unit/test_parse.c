@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../cmd/parse.h"
+#include "../../torture/util/parse.h"
 
 static void durations_with_suffixes(void **state)
 {

@@ -20,8 +20,8 @@
 
 #include <urcu/static/urcu-signal-nr.h> /* SIGRCU, liburcu's signal */
 
-#include "../../torture/delay.h"
-#include "../../torture/preempt.h"
+#include "../../torture/util/delay.h"
+#include "../../torture/core/preempt.h"
 
 /* Sleeps overshoot by timer slack and scheduling (2 busy cores: tens of ms). */
 #define SLACK_NS 250000000ULL

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../torture/scale.h"
+#include "../../torture/tests/scale.h"
 
 static void counts_until_the_stop_then_discards(void **state)
 {

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "../../cmd/options.h"
-#include "../../cmd/parse.h"
+#include "../../torture/util/parse.h"
 #include "../../cmd/scenario.h"
 #include "../../report/verdict.h"
 

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/*
+ * busted-cb: liburcu's urcu-memb with a broken call(), a negative control
+ * for the harness's callback accounting.  One callback in busted-cb.every
+ * is invoked before any grace period (fault=early), invoked twice
+ * (fault=twice) or never invoked (fault=lose).  Every run must FAIL.
+ */
+#define _LGPL_SOURCE
+#include <urcu/urcu-memb.h>
+
+#define URCU_FLAVOR memb
+#include "../registry.h"
+#include "../urcu/urcu_adapter.h"
+
+enum { FAULT_EARLY, FAULT_TWICE, FAULT_LOSE };
+
+static const char *const fault_names[] = { "early", "twice", "lose", NULL };
+static long fault = FAULT_EARLY;
+static long every = 16;
+static atomic_ulong ncalls;
+
+static const struct rcut_param busted_cb_params[] = {
+	{ "fault", "how call() is broken: early, twice or lose",
+	  RCUT_PARAM_ENUM, 0, 0, fault_names, &fault },
+	{ "every", "break one callback in this many", RCUT_PARAM_INT, 1,
+	  1000000, NULL, &every },
+	{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
+};
+
+/* liburcu's callback, invoking the harness's callback twice. */
+static void invoke_twice(struct rcu_head *h)
+{
+	struct rcut_head *rh = (struct rcut_head *)(void *)h;
+	void (*func)(struct rcut_head *) = rh->func;
+
+	func(rh);
+	func(rh);
+}
+
+static void busted_cb_call(struct rcut_head *head,
+			   void (*func)(struct rcut_head *))
+{
+	if (atomic_fetch_add(&ncalls, 1) % (unsigned long)every != 0) {
+		ua_call(head, func);
+		return;
+	}
+	head->func = func;
+	switch (fault) {
+	case FAULT_EARLY:
+		func(head);
+		break;
+	case FAULT_TWICE:
+		urcu_memb_call_rcu((struct rcu_head *)(void *)head,
+				   invoke_twice);
+		break;
+	case FAULT_LOSE:
+		break;
+	}
+}
+
+/* The shared adapter hooks, with .call replaced by the broken one. */
+#pragma GCC diagnostic ignored "-Woverride-init"
+const struct rcut_flavor rcut_flavor_busted_cb = {
+	URCU_ADAPTER_OPS.name = "busted-cb",
+	.description =
+		"negative control: urcu-memb whose call() is broken (must FAIL)",
+	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
+		RCUT_CAP_EXP_IS_SYNC,
+	.params = busted_cb_params,
+	.call = busted_cb_call,
+};

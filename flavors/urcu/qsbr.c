@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+/* liburcu's urcu-qsbr flavor, read side inlined (see urcu_adapter.h). */
+#define _LGPL_SOURCE
+#include <urcu/urcu-qsbr.h>
+
+#define URCU_FLAVOR qsbr
+#define URCU_ADAPTER_QSBR
+#include "../registry.h"
+#include "urcu_adapter.h"
+
+const struct rcut_flavor rcut_flavor_qsbr = {
+	URCU_ADAPTER_OPS.name = "qsbr",
+	.description =
+		"liburcu urcu-qsbr: free read side, readers report quiescent states",
+	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING | RCUT_CAP_QSBR |
+		RCUT_CAP_EXP_IS_SYNC,
+};

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+/* liburcu's urcu-signal flavor, read side inlined (see urcu_adapter.h). */
+#define _LGPL_SOURCE
+#include <urcu/urcu-signal.h>
+
+#define URCU_FLAVOR signal
+#include "../registry.h"
+#include "urcu_adapter.h"
+
+const struct rcut_flavor rcut_flavor_signal = {
+	URCU_ADAPTER_OPS.name = "signal",
+	.description =
+		"liburcu urcu-signal: readers forced to order by SIGUSR1",
+	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
+		RCUT_CAP_EXP_IS_SYNC,
+};

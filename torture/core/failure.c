@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+/* First-failure bookkeeping: when, which check, and the details, once. */
+#include "run.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+/*
+ * One "<flavor>-<tag>: !!! <prefix><message>" line, whole: the prefix is
+ * printf-formatted from the trailing arguments, the message from fmt/ap.
+ */
+static void alert(struct torture_run *run, const char *fmt, va_list ap,
+		  const char *prefix, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void alert(struct torture_run *run, const char *fmt, va_list ap,
+		  const char *prefix, ...)
+{
+	va_list pap;
+
+	flockfile(stdout);
+	printf("%s-%s: !!! ", run->flavor->name, run->tag);
+	va_start(pap, prefix);
+	vprintf(prefix, pap);
+	va_end(pap);
+	vprintf(fmt, ap);
+	putchar('\n');
+	funlockfile(stdout);
+	fflush(stdout);
+}
+
+void torture_failure(struct torture_run *run, const char *check,
+		     const char *fmt, ...)
+{
+	struct torture_failures *f = &run->failure;
+	bool first;
+	va_list ap;
+
+	pthread_mutex_lock(&f->lock);
+	first = !f->failed;
+	if (first) {
+		f->failed = true;
+		f->first_ns = torture_elapsed_ns(run);
+		f->first_check = check;
+		va_start(ap, fmt);
+		alert(run, fmt, ap, "first failure at %.3f s: %s: ",
+		      (double)f->first_ns / 1e9, check);
+		va_end(ap);
+	}
+	pthread_mutex_unlock(&f->lock);
+	if (run->cfg->stop_on_failure)
+		torture_stop(run);
+}
+
+bool torture_first_failure(struct torture_run *run, uint64_t *at_ns,
+			   const char **check)
+{
+	struct torture_failures *f = &run->failure;
+	bool ret;
+
+	pthread_mutex_lock(&f->lock);
+	ret = f->failed;
+	if (ret) {
+		*at_ns = f->first_ns;
+		*check = f->first_check;
+	}
+	pthread_mutex_unlock(&f->lock);
+	return ret;
+}
+
+void torture_internal_error(struct torture_run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	alert(run, fmt, ap, "internal error: ");
+	va_end(ap);
+	atomic_store(&run->failure.internal, true);
+	torture_stop(run);
+}
+
+bool torture_had_internal_error(struct torture_run *run)
+{
+	return atomic_load(&run->failure.internal);
+}

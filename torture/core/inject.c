@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Race delays (inject.h): the exported race-point slow path
+ * rcut_race_delay() and the enable flag rcut_race_enabled that the
+ * inline rcut_race_point() tests.  Counters are spread over cache-line
+ * shards, so that readers hitting race points millions of times a second
+ * do not all bounce one line; a thread keeps to one shard.
+ */
+#include "inject.h"
+
+#include "../util/delay.h"
+
+#include <sched.h>
+#include <string.h>
+
+#define NSHARDS 16
+
+struct shard {
+	uint64_t hits[RCUT_RACE_NWHERE];
+	uint64_t yields, spins, sleeps, delay_ns;
+} __attribute__((aligned(64)));
+
+/* Read by every race point (flavor.h); exported to plugins. */
+int rcut_race_enabled;
+
+static struct shard shards[NSHARDS];
+static uint64_t delay_ns_max;
+static uint64_t threshold; /* delay if a 32-bit draw is below this */
+static uint64_t max_ns;
+static uint64_t seed_base;
+static unsigned int generation; /* bumped by every configure */
+static unsigned int next_thread;
+
+static __thread uint64_t rng;
+static __thread unsigned int rng_generation;
+static __thread int shard_id = -1;
+
+static const char *const where_names[RCUT_RACE_NWHERE] = {
+	[RCUT_RACE_READ_LOCK] = "read_lock",
+	[RCUT_RACE_READ_UNLOCK] = "read_unlock",
+	[RCUT_RACE_GP_START] = "gp_start",
+	[RCUT_RACE_GP_FLIP] = "gp_flip",
+	[RCUT_RACE_GP_WAIT] = "gp_wait",
+	[RCUT_RACE_GP_END] = "gp_end",
+	[RCUT_RACE_CB_QUEUE] = "cb_queue",
+	[RCUT_RACE_CB_INVOKE] = "cb_invoke",
+	[RCUT_RACE_OTHER] = "other",
+};
+
+const char *inject_where_name(int where)
+{
+	if (where < 0 || where >= RCUT_RACE_NWHERE)
+		where = RCUT_RACE_OTHER;
+	return where_names[where];
+}
+
+int inject_configure(double probability, uint64_t max_delay_ns, uint64_t seed)
+{
+	if (!(probability >= 0.0 && probability <= 1.0))
+		return -1;
+	if (probability > 0.0 && max_delay_ns < DELAY_MIN_NS)
+		return -1;
+	if (probability == 0.0) {
+		inject_stop();
+		return 0;
+	}
+	__atomic_store_n(&threshold, (uint64_t)(probability * 4294967296.0),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&max_ns, max_delay_ns, __ATOMIC_RELAXED);
+	__atomic_store_n(&seed_base, seed, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&generation, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&rcut_race_enabled, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void inject_stop(void)
+{
+	__atomic_store_n(&rcut_race_enabled, 0, __ATOMIC_RELEASE);
+}
+
+bool inject_enabled(void)
+{
+	return __atomic_load_n(&rcut_race_enabled, __ATOMIC_RELAXED);
+}
+
+/* This thread's random stream, reseeded after every configure. */
+static uint64_t *thread_rng(void)
+{
+	unsigned int gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
+
+	if (rng_generation != gen) {
+		uint64_t id =
+			__atomic_fetch_add(&next_thread, 1, __ATOMIC_RELAXED);
+
+		rng = __atomic_load_n(&seed_base, __ATOMIC_RELAXED) ^
+		      (id + 1) * 0xd1b54a32d192ed03ULL;
+		rng_generation = gen;
+	}
+	return &rng;
+}
+
+static struct shard *thread_shard(void)
+{
+	if (shard_id < 0)
+		shard_id = (int)(__atomic_fetch_add(&next_thread, 1,
+						    __ATOMIC_RELAXED) %
+				 NSHARDS);
+	return &shards[shard_id];
+}
+
+static void add(uint64_t *counter, uint64_t n)
+{
+	__atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
+}
+
+/* Take one delay: a yield one time in four, else a spin or a sleep. */
+static void take_delay(struct shard *s, uint64_t *r)
+{
+	uint64_t start = delay_now_ns(), d, took;
+
+	if (delay_rand(r) % 4 == 0) {
+		sched_yield();
+		add(&s->yields, 1);
+	} else {
+		d = delay_draw_ns(r,
+				  __atomic_load_n(&max_ns, __ATOMIC_RELAXED));
+		if (d <= DELAY_SPIN_MAX_NS) {
+			delay_spin_ns(d);
+			add(&s->spins, 1);
+		} else {
+			delay_sleep_ns(d);
+			add(&s->sleeps, 1);
+		}
+	}
+	took = delay_now_ns() - start;
+	add(&s->delay_ns, took);
+	delay_max_u64(&delay_ns_max, took);
+}
+
+void rcut_race_delay(enum rcut_race_where where)
+{
+	struct shard *s;
+	uint64_t *r;
+
+	if (!__atomic_load_n(&rcut_race_enabled, __ATOMIC_ACQUIRE))
+		return;
+	s = thread_shard();
+	r = thread_rng();
+	if ((unsigned int)where >= RCUT_RACE_NWHERE)
+		where = RCUT_RACE_OTHER;
+	add(&s->hits[where], 1);
+	if ((delay_rand(r) >> 32) <
+	    __atomic_load_n(&threshold, __ATOMIC_RELAXED))
+		take_delay(s, r);
+}
+
+void inject_snapshot(struct inject_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (int i = 0; i < NSHARDS; i++) {
+		struct shard *s = &shards[i];
+
+		for (int w = 0; w < RCUT_RACE_NWHERE; w++) {
+			uint64_t h =
+				__atomic_load_n(&s->hits[w], __ATOMIC_RELAXED);
+
+			out->hits[w] += h;
+			out->hits_total += h;
+		}
+		out->yields += __atomic_load_n(&s->yields, __ATOMIC_RELAXED);
+		out->spins += __atomic_load_n(&s->spins, __ATOMIC_RELAXED);
+		out->sleeps += __atomic_load_n(&s->sleeps, __ATOMIC_RELAXED);
+		out->delay_ns_total +=
+			__atomic_load_n(&s->delay_ns, __ATOMIC_RELAXED);
+	}
+	out->delays = out->yields + out->spins + out->sleeps;
+	out->delay_ns_max = __atomic_load_n(&delay_ns_max, __ATOMIC_RELAXED);
+}
+
+void inject_reset_stats(void)
+{
+	for (int i = 0; i < NSHARDS; i++) {
+		struct shard *s = &shards[i];
+
+		for (int w = 0; w < RCUT_RACE_NWHERE; w++)
+			__atomic_store_n(&s->hits[w], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->yields, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->spins, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->sleeps, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->delay_ns, 0, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&delay_ns_max, 0, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The lifecycle of every test (see lifecycle.h).  The main thread owns
+ * SIGINT/SIGTERM (blocked in every other thread, the flavor's included:
+ * they are blocked before its init) and runs the watchdog, so a stall or
+ * a signal is noticed however the threads behave.
+ */
+#define _GNU_SOURCE
+#include "lifecycle.h"
+
+#include "../../report/verdict.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TICK_NS 10000000ULL		/* main loop period: 10 ms */
+#define WATCHDOG_PERIOD_NS 100000000ULL /* stall checks: every 100 ms */
+
+/* SIGINT and SIGTERM: the main thread waits for them. */
+static void stop_signals(sigset_t *sigs)
+{
+	sigemptyset(sigs);
+	sigaddset(sigs, SIGINT);
+	sigaddset(sigs, SIGTERM);
+}
+
+/* A second SIGINT/SIGTERM after the stop began: exit at once (130). */
+static void second_signal(int sig)
+{
+	static const char msg[] =
+		"rcutorture: interrupted again, exiting without the final report\n";
+
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(130);
+	_exit(130);
+}
+
+/*
+ * A stall: say what is stuck, the flavor's own view, every thread's
+ * backtrace, then the test's closing lines; exit 4 without joining the
+ * stuck threads or running exit handlers that could block on them.
+ */
+static void __attribute__((noreturn))
+stall_exit(struct torture_run *run, const char *what)
+{
+	const struct rcut_flavor *f = run->flavor;
+
+	torture_mark_stop(run);
+	printf("%s-%s: !!! STALL at %.3f s: %s (--stall-timeout %.1f s)\n",
+	       f->name, run->tag, (double)torture_elapsed_ns(run) / 1e9, what,
+	       (double)run->cfg->stall_timeout_ns / 1e9);
+	if (f->stats) {
+		printf("%s-%s: flavor state: ", f->name, run->tag);
+		f->stats(stdout);
+	}
+	/* Backtraces first: once told to stop, healthy threads exit. */
+	torture_print_backtraces(run);
+	torture_stop(run);
+	if (run->test->stall_report)
+		run->test->stall_report(run, what);
+	fflush(stdout);
+	fflush(stderr);
+	_exit(RCUT_EXIT_STALL);
+}
+
+/* Run the watchdog and the test's own stall check; no return on a stall. */
+static void watchdog(struct torture_run *run)
+{
+	const struct torture_test *test = run->test;
+	char what[256];
+
+	if (torture_watchdog_check(run, what, sizeof(what)) ||
+	    (test->stalled &&
+	     test->stalled(run, torture_now_ns(), what, sizeof(what))))
+		stall_exit(run, what);
+}
+
+void lifecycle_join(struct torture_run *run, int n)
+{
+	for (;;) {
+		bool all = true;
+
+		for (int i = 0; i < n; i++)
+			if (!torture_thread_join(&run->threads.t[i], 0))
+				all = false;
+		if (all)
+			return;
+		watchdog(run);
+		torture_nap_ns(TICK_NS);
+	}
+}
+
+int lifecycle_table(struct torture_run *run, int cap)
+{
+	struct torture_threads *th = &run->threads;
+
+	th->t = calloc((size_t)(cap > 0 ? cap : 1), sizeof(*th->t));
+	th->n = 0;
+	th->cap = cap;
+	if (!th->t) {
+		fprintf(stderr,
+			"rcutorture: cannot allocate the thread table\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* The round is over: its table goes (the readers' view of it too). */
+static void table_free(struct torture_run *run)
+{
+	struct torture_threads *th = &run->threads;
+
+	free(th->t);
+	th->t = NULL;
+	th->n = th->cap = 0;
+}
+
+int lifecycle_spawn(struct torture_run *run, const char *kind, int id,
+		    void (*fn)(struct torture_thread *t))
+{
+	struct torture_threads *th = &run->threads;
+	bool full = th->n >= th->cap;
+
+	if (full || torture_thread_start(run, &th->t[th->n], kind, id, fn)) {
+		fprintf(stderr, "rcutorture: cannot create %s thread %d: %s\n",
+			kind, id, strerror(full ? ENOMEM : errno));
+		return -1;
+	}
+	th->n++;
+	return 0;
+}
+
+bool lifecycle_interrupted(const struct torture_run *run)
+{
+	return run->stop_signal != 0;
+}
+
+/*
+ * Create the round's threads behind the closed gate, wait until each has
+ * its thread ID (the scale test tells the flavor's threads from ours by
+ * it), then open the gate.  On a failure the run stops first, so the
+ * threads that exist leave at once.
+ */
+static int round_start(struct torture_run *run)
+{
+	struct torture_threads *th = &run->threads;
+	int err;
+
+	pthread_mutex_lock(&th->gate_lock);
+	th->gate_open = false;
+	pthread_mutex_unlock(&th->gate_lock);
+	torture_mark_start(run);
+	err = run->test->spawn(run);
+	if (err)
+		torture_stop(run);
+	for (int i = 0; i < th->n; i++)
+		while (!atomic_load(&th->t[i].os_tid))
+			torture_nap_ns(10000);
+	torture_gate_open(run);
+	return err;
+}
+
+static bool all_exited(struct torture_run *run)
+{
+	for (int i = 0; i < run->threads.n; i++)
+		if (!atomic_load(&run->threads.t[i].exited))
+			return false;
+	return true;
+}
+
+/*
+ * Wait in 10 ms ticks until the test is done, a signal, the deadline, or
+ * a stop (a failure with --stop-on-failure, an internal error).  Returns
+ * false if every thread exited by itself: nothing is left to stop.
+ */
+static bool watch(struct torture_run *run, const sigset_t *sigs)
+{
+	const struct rcut_config *c = run->cfg;
+	const struct torture_test *test = run->test;
+	struct timespec tick = { 0, (long)TICK_NS };
+	uint64_t now = torture_now_ns(), next_watchdog = 0;
+	uint64_t deadline =
+		test->timed && c->duration_ns ? now + c->duration_ns : 0;
+	uint64_t next_stats = now + c->stat_interval_ns;
+
+	while (!torture_must_stop(run) && !(test->done && test->done(run))) {
+		int sig;
+
+		if (all_exited(run))
+			return false;
+		sig = sigtimedwait(sigs, NULL, &tick);
+		if (sig > 0) {
+			printf("%s-%s: SIG%s received, stopping\n",
+			       run->flavor->name, run->tag, sigabbrev_np(sig));
+			run->stop_signal = sig;
+			break;
+		}
+		now = torture_now_ns();
+		if (deadline && now >= deadline)
+			break;
+		if (now >= next_watchdog) {
+			next_watchdog = now + WATCHDOG_PERIOD_NS;
+			watchdog(run);
+		}
+		if (test->interval && c->stat_interval_ns &&
+		    now >= next_stats) {
+			next_stats += c->stat_interval_ns;
+			test->interval(run);
+		}
+	}
+	return true;
+}
+
+/* Tell every thread to stop; a second signal now exits 130 at once. */
+static void stop(struct torture_run *run, const sigset_t *sigs)
+{
+	if (run->test->stopping)
+		run->test->stopping(run);
+	torture_stop(run);
+	torture_mark_stop(run);
+	signal(SIGINT, second_signal);
+	signal(SIGTERM, second_signal);
+	pthread_sigmask(SIG_UNBLOCK, sigs, NULL);
+}
+
+/* One round: start, watch, stop, drain, join, report. */
+static int run_round(struct torture_run *run, int round, const sigset_t *sigs)
+{
+	const struct torture_test *test = run->test;
+	int status = test->round_begin(run, round);
+
+	if (status)
+		return status;
+	if (round_start(run)) {
+		lifecycle_join(run, run->threads.n);
+		table_free(run);
+		return RCUT_EXIT_INTERNAL;
+	}
+	if (watch(run, sigs))
+		stop(run, sigs);
+	if (test->drain)
+		status = test->drain(run);
+	lifecycle_join(run, run->threads.n);
+	if (!status)
+		status = test->round_end(run, round);
+	table_free(run);
+	return status;
+}
+
+/* Make f the flavor under test, initialize it, run its rounds. */
+static int run_flavor(struct torture_run *run, const struct rcut_flavor *f,
+		      const sigset_t *sigs)
+{
+	const struct torture_test *test = run->test;
+	const struct rcut_config *c = run->cfg;
+	int rounds, status = 0;
+
+	run->flavor = f;
+	if (f->set_call_mode &&
+	    f->set_call_mode((enum rcut_call_mode)c->call_mode)) {
+		fprintf(stderr,
+			"rcutorture: flavor %s rejected --call-rcu %s\n",
+			f->name, rcut_call_mode_names[c->call_mode]);
+		return RCUT_EXIT_USAGE;
+	}
+	if (c->dry_run && test->dry_run)
+		return test->dry_run(run);
+	if (f->init && f->init()) {
+		fprintf(stderr, "rcutorture: flavor %s failed to initialize\n",
+			f->name);
+		return RCUT_EXIT_INTERNAL;
+	}
+	if (test->flavor_begin)
+		test->flavor_begin(run);
+	rounds = test->rounds ? test->rounds(run) : 1;
+	for (int r = 0; r < rounds && !status && !run->stop_signal; r++)
+		status = run_round(run, r, sigs);
+	if (f->cleanup)
+		f->cleanup();
+	return status;
+}
+
+/*
+ * Everything before the first flavor: the simulated CPUs, the test's
+ * setup, the watchdog's and the fatal signals' handlers, and SIGINT and
+ * SIGTERM blocked before any thread (the flavor's too) exists.
+ */
+static int setup(struct torture_run *run, sigset_t *sigs)
+{
+	char err[256];
+	int status;
+
+	if (torture_cpus_init(run, err, sizeof(err))) {
+		fprintf(stderr, "rcutorture: %s\n", err);
+		return RCUT_EXIT_INTERNAL;
+	}
+	status = run->test->setup ? run->test->setup(run) : 0;
+	if (status)
+		return status;
+	torture_watchdog_init();
+	torture_fatal_init();
+	stop_signals(sigs);
+	pthread_sigmask(SIG_BLOCK, sigs, NULL);
+	return 0;
+}
+
+int lifecycle_run(const struct torture_test *test,
+		  const struct rcut_config *cfg,
+		  const struct rcut_flavor *const *flavors, int n)
+{
+	struct torture_run *run = malloc(sizeof(*run));
+	sigset_t sigs;
+	int status;
+
+	if (!run) {
+		fprintf(stderr, "rcutorture: cannot allocate the run\n");
+		return RCUT_EXIT_INTERNAL;
+	}
+	torture_run_init(run, cfg, flavors[0], test->tag);
+	run->test = test;
+	run->flavors = flavors;
+	run->nflavors = n;
+	torture_signal_run = run;
+	status = setup(run, &sigs);
+	for (int i = 0; i < n && !status && !run->stop_signal; i++) {
+		run->flavor_index = i;
+		status = run_flavor(run, flavors[i], &sigs);
+	}
+	if (status == LIFECYCLE_DONE)
+		status = RCUT_EXIT_SUCCESS;
+	else if (test->finish)
+		status = test->finish(run, status);
+	if (test->cleanup)
+		test->cleanup(run);
+	return status;
+}

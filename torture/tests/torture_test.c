@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The torture test (the kernel's rcutorture) as a test description for
+ * the lifecycle: its threads, its periodic stats, the final barrier, the
+ * verdict and the closing lines.
+ */
+#define _GNU_SOURCE
+#include "torture_test.h"
+
+#include "../core/gp.h"
+#include "../core/lifecycle.h"
+#include "../config/options_table.h"
+#include "../core/run.h"
+#include "../util/parse.h"
+#include "../../cmd/scenario.h"
+#include "../../flavors/plugin.h"
+#include "../../flavors/registry.h"
+#include "../../report/json.h"
+#include "../../report/text.h"
+#include "../../report/verdict.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STRAGGLER_WAIT_NS 1000000000ULL /* after an early final barrier */
+
+/* The torture test's own state (run->test_state). */
+struct torture_state {
+	const char *stall_what; /* for the JSON document */
+	atomic_bool final_done; /* ends the final-gp thread */
+	int nworkers;		/* threads before the final phase */
+};
+
+static struct torture_state *state(struct torture_run *run)
+{
+	return run->test_state;
+}
+
+/* "<flavor>-torture:--- <what>: nreaders=... " as the kernel prints it. */
+static void print_params(struct torture_run *run, const char *what)
+{
+	const struct rcut_opt_run r = { .test = RCUT_TEST_TORTURE,
+					.nreaders = run->nreaders,
+					.ncpus = rcut_nr_cpus() };
+
+	rcut_opt_print_params(stdout, run->cfg, &r, run->flavor->name, what);
+}
+
+/* Where the flavor and the options came from: plugin file, scenario. */
+static void print_origin(struct torture_run *run)
+{
+	const struct rcut_scenario *sc = run->cfg->scenario;
+	const char *name = run->flavor->name;
+
+	if (rcut_plugin_path())
+		printf("%s-torture: flavor %s from plugin %s\n", name, name,
+		       rcut_plugin_path());
+	if (sc)
+		printf("%s-torture: scenario %s from %s, expected verdict %s\n",
+		       name, sc->name, sc->path, rcut_exit_name(sc->expect));
+}
+
+/* --verbose: what will run, before it runs. */
+static void print_setup(struct torture_run *run)
+{
+	const struct rcut_flavor *f = run->flavor;
+	char caps[128];
+
+	rcut_flavor_caps(f, caps, sizeof(caps));
+	printf("%s-torture: flavor %s: %s; primitives: %s\n", f->name, f->name,
+	       f->description, caps);
+	printf("%s-torture: threads: 1 writer, %ld fake writers, %ld readers; element pool %d, pipe length %d\n",
+	       f->name, run->cfg->nfakewriters, run->nreaders,
+	       TORTURE_POOL_SIZE, RCUT_PIPE_LEN);
+}
+
+/* The reader count, and the test's state. */
+static int setup(struct torture_run *run)
+{
+	run->nreaders = run->cfg->nreaders;
+	if (run->nreaders < 0)
+		run->nreaders = torture_cpus_available();
+	run->test_state = calloc(1, sizeof(struct torture_state));
+	return run->test_state ? 0 : RCUT_EXIT_INTERNAL;
+}
+
+/* --dry-run: the Start line and where things came from; no thread. */
+static int dry_run(struct torture_run *run)
+{
+	print_params(run, "Start of test");
+	print_origin(run);
+	return LIFECYCLE_DONE;
+}
+
+/* The Start line; the flavor's GP count from now on. */
+static int round_begin(struct torture_run *run, int round)
+{
+	(void)round;
+	print_params(run, "Start of test");
+	print_origin(run);
+	if (run->cfg->verbose > 1) {
+		print_setup(run);
+		torture_cpus_print(run, stdout);
+	}
+	torture_stats_start(run);
+	return 0;
+}
+
+/* One kind of thread: how many, and its body. */
+struct thread_kind {
+	const char *kind;
+	long count;
+	void (*fn)(struct torture_thread *t);
+};
+
+/* The thread table (with two spare slots), the readers, the checks. */
+static int alloc_tables(struct torture_run *run, const struct thread_kind *k,
+			size_t nk, bool barrier)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < nk; i++)
+		n += (int)k[i].count;
+	/* Spare slots for the final-barrier and final-gp threads. */
+	if (lifecycle_table(run, n + 2))
+		return -1;
+	run->threads.readers =
+		calloc((size_t)run->nreaders, sizeof(*run->threads.readers));
+	if (!run->threads.readers || (barrier && torture_barrier_init(run)) ||
+	    torture_mbchk_init(run, (int)run->nreaders)) {
+		fprintf(stderr,
+			"rcutorture: cannot allocate the thread table\n");
+		return -1;
+	}
+	/* Readers come first: callback witnesses look at them. */
+	for (long i = 0; i < run->nreaders; i++)
+		run->threads.readers[i] = &run->threads.t[i];
+	run->threads.nreaders = (int)run->nreaders;
+	return 0;
+}
+
+/*
+ * Create the threads: the reader table for callback witnesses is filled
+ * before any thread that posts callbacks starts.
+ */
+static int spawn(struct torture_run *run)
+{
+	const struct rcut_config *c = run->cfg;
+	const struct rcut_flavor *f = run->flavor;
+	bool barrier = f->barrier && c->n_barrier_cbs > 0;
+	const struct thread_kind kinds[] = {
+		{ "reader", run->nreaders, torture_reader },
+		{ "writer", 1, torture_writer },
+		{ "fakewriter", c->nfakewriters, torture_fakewriter },
+		{ "read-exit", c->read_exit_burst > 0, torture_read_exit },
+		{ "onoff", c->onoff_interval_ns && run->cpus.n > 1,
+		  torture_onoff },
+		{ "barrier-poster", barrier ? c->n_barrier_cbs : 0,
+		  torture_barrier_poster },
+		{ "barrier-driver", barrier, torture_barrier_driver },
+		{ "fwd-progress", f->call && f->barrier ? c->fwd_progress : 0,
+		  torture_fwd_progress },
+		{ "stutter", c->stutter_ns > 0, torture_stutter },
+		{ "shuffle", c->shuffle_interval_ns > 0, torture_shuffle },
+	};
+	size_t nk = sizeof(kinds) / sizeof(kinds[0]);
+
+	if (alloc_tables(run, kinds, nk, barrier))
+		return -1;
+	for (size_t k = 0; k < nk; k++)
+		for (long i = 0; i < kinds[k].count; i++)
+			if (lifecycle_spawn(run, kinds[k].kind, (int)i,
+					    kinds[k].fn))
+				return -1;
+	return 0;
+}
+
+/* Every --stat-interval: the stats block with --verbose, and the JSON. */
+static void interval(struct torture_run *run)
+{
+	struct rcut_snapshot s;
+
+	if (run->cfg->verbose > 0 || rcut_json_enabled()) {
+		torture_snapshot(run, &s);
+		rcut_json_add_interval(&s);
+	}
+	if (run->cfg->verbose > 0)
+		rcut_report_stats(stdout, run->flavor->name, &s);
+}
+
+/* An element's aging callback that never came (the watchdog's too). */
+static bool stalled(struct torture_run *run, uint64_t now, char *what,
+		    size_t len)
+{
+	return torture_pool_stalled_callback(
+		&run->pool, now, run->cfg->stall_timeout_ns, what, len);
+}
+
+/*
+ * While the final barrier waits, keep grace periods coming: a flavor
+ * whose callbacks only advance inside synchronize calls (PRCU's RFC) has
+ * no other caller left.
+ */
+static void final_gp(struct torture_thread *t)
+{
+	struct torture_run *run = t->run;
+
+	while (!atomic_load(&state(run)->final_done)) {
+		torture_op_begin("final synchronize");
+		run->flavor->synchronize();
+		torture_op_end();
+		torture_nap_ns(1000000);
+	}
+}
+
+/* The final barrier, a torture thread so the watchdog covers it too. */
+static void final_barrier(struct torture_thread *t)
+{
+	struct torture_run *run = t->run;
+	const struct rcut_flavor *f = run->flavor;
+	uint64_t deadline;
+
+	/* Aging callbacks re-post themselves: one barrier per stage. */
+	for (int i = 0; i <= RCUT_PIPE_LEN && torture_cbs_in_flight(run) > 0;
+	     i++) {
+		torture_op_begin("final barrier");
+		f->barrier();
+		torture_op_end();
+	}
+	if (torture_cbs_in_flight(run) <= 0)
+		goto out;
+	/*
+	 * A barrier that returned early: give stragglers a moment, so that
+	 * only callbacks that never come are reported lost.
+	 */
+	printf("%s-torture: note: the final barriers returned with %lld callbacks outstanding\n",
+	       f->name, (long long)torture_cbs_in_flight(run));
+	deadline = torture_now_ns() + STRAGGLER_WAIT_NS;
+	while (torture_cbs_in_flight(run) > 0 && torture_now_ns() < deadline)
+		torture_nap_ns(1000000);
+out:
+	atomic_store(&state(run)->final_done, true);
+}
+
+/*
+ * Grace periods keep coming during the shutdown: threads blocked in a
+ * barrier or a poll of a flavor that only advances inside synchronize
+ * calls (PRCU's RFC) must be able to finish.  Every thread that posts
+ * callbacks has exited before the final barrier starts: a writer still
+ * finishing its last update could otherwise post after the barrier saw
+ * nothing in flight, and that callback would be reported lost.
+ */
+static int drain(struct torture_run *run)
+{
+	struct torture_state *st = state(run);
+
+	st->nworkers = run->threads.n;
+	if (lifecycle_spawn(run, "final-gp", 0, final_gp)) {
+		atomic_store(&st->final_done, true);
+		return RCUT_EXIT_INTERNAL;
+	}
+	lifecycle_join(run, st->nworkers);
+	/* final_barrier() ends final-gp once done. */
+	if (!run->flavor->barrier || torture_cbs_in_flight(run) <= 0 ||
+	    lifecycle_spawn(run, "final-barrier", 0, final_barrier))
+		atomic_store(&st->final_done, true);
+	return 0;
+}
+
+/* The closing line for each exit status (DESIGN §6). */
+static const char *const end_of_test[] = {
+	[RCUT_EXIT_SUCCESS] = "End of test: SUCCESS",
+	[RCUT_EXIT_FAILURE] = "End of test: FAILURE",
+	[RCUT_EXIT_USAGE] = "End of test: USAGE",
+	[RCUT_EXIT_HOTPLUG] = "End of test: RCU_HOTPLUG",
+	[RCUT_EXIT_STALL] = "End of test: STALL",
+	[RCUT_EXIT_INTERNAL] = "End of test: INTERNAL_ERROR",
+};
+
+/* --json: the document, from the final snapshot and the verdict. */
+static void write_json(struct torture_run *run, int status, const char *verdict,
+		       const struct rcut_snapshot *s)
+{
+	const struct rcut_config *c = run->cfg;
+	const struct rcut_scenario *sc = c->scenario;
+	struct rcut_json_run doc = {
+		.cfg = c,
+		.flavor = run->flavor,
+		.plugin = rcut_plugin_path(),
+		.scenario_name = sc ? sc->name : NULL,
+		.scenario_path = sc ? sc->path : NULL,
+		.scenario_expect = sc ? rcut_exit_name(sc->expect) : NULL,
+		.gp_names = torture_gp_names,
+		.nreaders = run->nreaders,
+		.ncpus = run->cpus.n,
+		.exit_status = status,
+		.verdict = verdict,
+		.stall = run->test_state ? state(run)->stall_what : NULL,
+		.final = s,
+	};
+	uint64_t at;
+
+	for (int k = 0; k < RCUT_GP_NKINDS; k++)
+		if (torture_gp_available(run->flavor, (enum rcut_gp_kind)k) &&
+		    (!c->gp_mask || (c->gp_mask & (1u << k))))
+			doc.gp_kinds |= 1u << k;
+	doc.failed = torture_first_failure(run, &at, &doc.failure_check);
+	doc.failure_s = doc.failed ? (double)at / 1e9 : 0;
+	rcut_json_write(&doc);
+}
+
+static void print_first_failure(struct torture_run *run)
+{
+	const char *name = run->flavor->name;
+	uint64_t at;
+	const char *check;
+
+	if (torture_first_failure(run, &at, &check))
+		printf("%s-torture: First failure: at %.3f s, caught by: %s\n",
+		       name, (double)at / 1e9, check);
+	else
+		printf("%s-torture: First failure: none\n", name);
+}
+
+/* The report so far and "End of test: CRASH" (a fatal signal). */
+static void crash_report(struct torture_run *run)
+{
+	struct rcut_snapshot s;
+
+	torture_stop(run);
+	torture_mark_stop(run);
+	torture_snapshot(run, &s);
+	rcut_report_stats(stdout, run->flavor->name, &s);
+	rcut_report_rates(stdout, run->flavor->name, &s);
+	print_first_failure(run);
+	print_params(run, "End of test: CRASH");
+	fflush(stdout);
+	/* Best effort: the heap may be damaged; the text is out already. */
+	write_json(run, RCUT_EXIT_INTERNAL, "CRASH", &s);
+}
+
+static int verdict(struct torture_run *run, const struct rcut_snapshot *s,
+		   bool stuck)
+{
+	uint64_t at;
+	const char *check;
+
+	if (stuck)
+		return RCUT_EXIT_STALL;
+	if (torture_had_internal_error(run))
+		return RCUT_EXIT_INTERNAL;
+	if (rcut_snapshot_failed(s, NULL, 0) ||
+	    torture_first_failure(run, &at, &check))
+		return RCUT_EXIT_FAILURE;
+	if (rcut_snapshot_hotplug_failed(s))
+		return RCUT_EXIT_HOTPLUG;
+	return RCUT_EXIT_SUCCESS;
+}
+
+/* Print the final report; returns the exit status it announces. */
+static int final_report(struct torture_run *run, bool stalled_run, bool drained)
+{
+	const char *name = run->flavor->name;
+	struct rcut_snapshot s;
+	int status;
+
+	torture_snapshot(run, &s);
+	if (drained) {
+		s.cbs_lost = (uint64_t)torture_cbs_in_flight(run);
+		if (s.cbs_lost)
+			torture_failure(
+				run, "lost callbacks",
+				"%llu callbacks were never invoked by the final barrier",
+				(unsigned long long)s.cbs_lost);
+	}
+	rcut_report_stats(stdout, name, &s);
+	rcut_report_rates(stdout, name, &s);
+	print_first_failure(run);
+	status = verdict(run, &s, stalled_run);
+	print_params(run, end_of_test[status]);
+	write_json(run, status, rcut_exit_name(status), &s);
+	return status;
+}
+
+static int round_end(struct torture_run *run, int round)
+{
+	(void)round;
+	return final_report(run, false, true);
+}
+
+/* A stall: the final report after the backtraces (exit 4 follows). */
+static void stall_report(struct torture_run *run, const char *what)
+{
+	state(run)->stall_what = what;
+	final_report(run, true, false);
+}
+
+static void cleanup(struct torture_run *run)
+{
+	free(run->threads.readers);
+	run->threads.readers = NULL;
+	run->threads.nreaders = 0;
+	torture_mbchk_cleanup(run);
+	torture_barrier_cleanup(run);
+	free(run->test_state);
+	run->test_state = NULL;
+}
+
+static const struct torture_test torture_test = {
+	.tag = "torture",
+	.timed = true,
+	.setup = setup,
+	.dry_run = dry_run,
+	.round_begin = round_begin,
+	.spawn = spawn,
+	.interval = interval,
+	.stalled = stalled,
+	.drain = drain,
+	.round_end = round_end,
+	.cleanup = cleanup,
+	.stall_report = stall_report,
+	.crash_report = crash_report,
+};
+
+int torture_test_run(const struct rcut_config *cfg, const struct rcut_flavor *f)
+{
+	return lifecycle_run(&torture_test, cfg, &f, 1);
+}

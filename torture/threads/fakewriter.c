@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Fake writers (the kernel's rcu_torture_fakewriter): random sleeps, then
+ * a grace-period wait that touches no data, sometimes a barrier, so that
+ * grace periods overlap and concurrent updaters share them.
+ */
+#include "../core/gp.h"
+
+#define FAKEWRITER_MAX_SLEEP_NS 10000000ULL /* 0-10 ms, like 0-9 jiffies */
+
+void torture_fakewriter(struct torture_thread *t)
+{
+	struct torture_run *run = t->run;
+	const struct rcut_flavor *f = run->flavor;
+	uint64_t barrier_odds = (uint64_t)run->cfg->nfakewriters * 8;
+
+	while (!torture_must_stop(run)) {
+		torture_sleep_ns(run, torture_random(&t->rand) %
+					      FAKEWRITER_MAX_SLEEP_NS);
+		torture_stutter_wait(t);
+		if (torture_must_stop(run))
+			break;
+		if (f->barrier &&
+		    torture_random(&t->rand) % barrier_odds == 0) {
+			torture_op_begin("barrier");
+			f->barrier();
+			torture_op_end();
+		} else
+			torture_gp_wait(run, &t->rand,
+					torture_gp_pick(run, &t->rand, false));
+	}
+}

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Read-exit churn (the kernel's rcu_torture_read_exit): every
+ * --read-exit-delay, spawn --read-exit-burst short-lived threads, one
+ * after another, each of which registers with the flavor, does one
+ * checked read, unregisters and exits.  Flavors with per-thread state
+ * (registration lists, bp's thread-exit cleanup, per-thread call_rcu
+ * queues) must cope with threads coming and going under load.
+ */
+#include "../core/run.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define READ_TRIES 100 /* reads before giving up while nothing is published */
+
+static void *read_exit_child(void *arg)
+{
+	struct torture_thread *parent = arg;
+	const struct rcut_flavor *f = parent->run->flavor;
+
+	if (f->register_thread)
+		f->register_thread();
+	for (int i = 0; i < READ_TRIES && !torture_one_read(parent); i++)
+		torture_nap_ns(100000);
+	if (f->unregister_thread)
+		f->unregister_thread();
+	return NULL;
+}
+
+void torture_read_exit(struct torture_thread *t)
+{
+	struct torture_run *run = t->run;
+	const struct rcut_config *c = run->cfg;
+
+	for (;;) {
+		torture_sleep_ns(run, c->read_exit_delay_ns);
+		for (long i = 0; i < c->read_exit_burst; i++) {
+			pthread_t child;
+			int err;
+
+			if (torture_must_stop(run))
+				return;
+			err = pthread_create(&child, NULL, read_exit_child, t);
+			if (err) {
+				printf("%s-torture: read-exit: cannot create a thread: %s\n",
+				       run->flavor->name, strerror(err));
+				continue;
+			}
+			pthread_join(child, NULL);
+			counter_inc(&run->counters.read_exits);
+		}
+	}
+}

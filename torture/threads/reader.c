@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reader threads (the kernel's rcu_torture_reader/one_read): enter a
+ * read-side section, possibly nested, dereference the current element,
+ * check it is in use, dawdle a random while, and histogram the pipe stage
+ * it has reached by then.  Stage >= 2 means a grace period completed while
+ * this reader still held the element: a too-short grace period.
+ */
+#define _GNU_SOURCE
+#include "../core/run.h"
+#include "../../report/histogram.h"
+
+#include <sched.h>
+
+#define MAX_NESTING 4
+#define SHORT_DELAY_NS 200000ULL  /* 200 us, the kernel's shortdelay_us */
+#define LONG_DELAY_NS 50000000ULL /* 50 ms: long, but keeps CI runs brisk */
+#define BLOCK_NS 100000ULL /* a sleep inside the section, where allowed */
+#define QSBR_OFFLINE_MAX_NS 1000000ULL
+
+/* What a read did, for the failure report. */
+struct read_state {
+	int nesting;
+	uint64_t delay_ns;
+	bool blocked;
+};
+
+/*
+ * The kernel's rcu_read_delay(): mostly nothing, sometimes 200 us, rarely
+ * 50 ms, and (where the flavor allows it) sometimes give up the CPU.  The
+ * odds scale with the reader count so the total delay rate stays the same.
+ */
+static void read_delay(struct torture_thread *t, struct read_state *rs)
+{
+	struct torture_run *run = t->run;
+	uint64_t r = torture_random(&t->rand);
+	uint64_t n = (uint64_t)run->nreaders;
+
+	if (r % (n * 100000) == 0) {
+		rs->delay_ns += LONG_DELAY_NS;
+		torture_spin_ns(run, LONG_DELAY_NS);
+	} else if ((r >> 24) % (n * 400) == 0) {
+		rs->delay_ns += SHORT_DELAY_NS;
+		torture_spin_ns(run, SHORT_DELAY_NS);
+	} else if ((run->flavor->caps & RCUT_CAP_READER_MAY_BLOCK) &&
+		   (r >> 44) % (n * 500) == 0) {
+		rs->blocked = true;
+		if (r & 1) {
+			sched_yield();
+		} else {
+			/*
+			 * Sleep inside the section, off the CPU: the reader may
+			 * wake on another one (the RFC's preempted reader).
+			 */
+			rs->delay_ns += BLOCK_NS;
+			bool detached = torture_cpu_detach();
+
+			torture_nap_ns(BLOCK_NS);
+			if (detached)
+				torture_cpu_attach();
+		}
+	}
+}
+
+static unsigned long gp_seq(const struct rcut_flavor *f)
+{
+	return f->get_gp_seq ? f->get_gp_seq() : 0;
+}
+
+static unsigned long gp_diff(const struct rcut_flavor *f, unsigned long end,
+			     unsigned long start)
+{
+	if (f->gp_diff)
+		return f->gp_diff(end, start);
+	return end - start;
+}
+
+/*
+ * rtmbe: the element must stay in use (mbtest 1) for as long as this
+ * reader holds it.  Checked on entry, as the kernel does, and again after
+ * the delay, which catches an element freed under a sleeping reader.
+ */
+static void check_in_use(struct torture_thread *t, struct torture_elem *p,
+			 const char *when)
+{
+	if (atomic_load_explicit(&p->mbtest, relaxed))
+		return;
+	counter_inc(&t->run->counters.rtmbe);
+	torture_failure(
+		t->run, "rtmbe",
+		"%s %d saw element %p freed %s (mbtest 0, pipe stage %d)",
+		t->kind, t->id, (void *)p, when,
+		atomic_load_explicit(&p->pipe_count, relaxed));
+}
+
+/* The witness counter: odd while this reader is inside a section. */
+static void section_mark(struct torture_thread *t)
+{
+	counter_inc_owned(&t->section);
+}
+
+bool torture_one_read(struct torture_thread *t)
+{
+	const struct rcut_flavor *f = t->run->flavor;
+	struct read_state rs = { .nesting = 1 };
+	int idx[MAX_NESTING];
+	struct torture_elem *p;
+	unsigned long started, completed;
+	int pipe = 0;
+
+	if ((f->caps & RCUT_CAP_NESTING) && torture_random(&t->rand) % 8 == 0)
+		rs.nesting =
+			2 + (int)(torture_random(&t->rand) % (MAX_NESTING - 1));
+	for (int i = 0; i < rs.nesting; i++)
+		idx[i] = f->read_lock();
+	section_mark(t);
+	started = gp_seq(f);
+	p = atomic_load_explicit(&t->run->pool.current, memory_order_consume);
+	if (p) {
+		check_in_use(t, p, "on entry");
+		torture_mbchk_read(t, p);
+		read_delay(t, &rs);
+		check_in_use(t, p, "after the in-section delay");
+		pipe = atomic_load_explicit(&p->pipe_count, relaxed);
+	}
+	completed = gp_seq(f);
+	section_mark(t);
+	for (int i = rs.nesting - 1; i >= 0; i--)
+		f->read_unlock(idx[i]);
+	if (!p)
+		return false;
+
+	if (pipe > RCUT_PIPE_LEN || pipe < 0)
+		pipe = RCUT_PIPE_LEN;
+	counter_inc_owned(&t->pipe[pipe]);
+	counter_inc_owned(&t->batch[rcut_hist_slot(
+		gp_diff(f, completed, started), RCUT_HIST_LEN)]);
+	counter_inc_owned(&t->reads);
+	if (pipe > 1)
+		torture_failure(
+			t->run, "too-short grace period",
+			"%s %d saw element %p at pipe stage %d (nesting %d, in-section delay %llu us%s, GP sequence %lu..%lu)",
+			t->kind, t->id, (void *)p, pipe, rs.nesting,
+			(unsigned long long)(rs.delay_ns / 1000),
+			rs.blocked ? ", blocked in the section" : "", started,
+			completed);
+	return true;
+}
+
+/*
+ * QSBR readers report a quiescent state after every section (never inside
+ * one) and now and then go offline for a while, as real QSBR users do
+ * around blocking calls.
+ */
+static void qsbr_between_reads(struct torture_thread *t)
+{
+	const struct rcut_flavor *f = t->run->flavor;
+
+	if (!f->quiescent_state)
+		return;
+	f->quiescent_state();
+	if (f->thread_offline && torture_random(&t->rand) % 1024 == 0) {
+		f->thread_offline();
+		torture_sleep_ns(t->run, torture_random(&t->rand) %
+						 QSBR_OFFLINE_MAX_NS);
+		f->thread_online();
+	}
+}
+
+void torture_reader(struct torture_thread *t)
+{
+	while (!torture_must_stop(t->run)) {
+		if (!torture_one_read(t))
+			torture_sleep_ns(t->run, 1000000);
+		torture_progress();
+		torture_cpu_checkpoint();
+		torture_stutter_wait(t);
+		qsbr_between_reads(t);
+	}
+}

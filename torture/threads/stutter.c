@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Stutter and shuffle (kernel/torture.c).  Stutter: the whole test pauses
+ * for --stutter, then runs for as long, repeatedly, so grace periods see
+ * load come and go.  Shuffle: every --shuffle-interval the next simulated
+ * CPU becomes idle (threads move off it; after the last CPU, none is), so
+ * each CPU periodically goes quiet.
+ */
+#include "../core/run.h"
+
+#include <string.h>
+
+void torture_stutter_wait(struct torture_thread *t)
+{
+	struct torture_run *run = t->run;
+	const struct rcut_flavor *f = run->flavor;
+	bool qsbr_offline;
+
+	if (!atomic_load_explicit(&run->stutter_paused, relaxed))
+		return;
+	/* A paused QSBR reader must not hold grace periods up. */
+	qsbr_offline = f->thread_offline && !strcmp(t->kind, "reader");
+	if (qsbr_offline)
+		f->thread_offline();
+	while (atomic_load_explicit(&run->stutter_paused, relaxed) &&
+	       !torture_must_stop(run))
+		torture_sleep_ns(run, 1000000);
+	if (qsbr_offline)
+		f->thread_online();
+}
+
+void torture_stutter(struct torture_thread *t)
+{
+	struct torture_run *run = t->run;
+	uint64_t period = run->cfg->stutter_ns;
+
+	while (!torture_must_stop(run)) {
+		torture_sleep_ns(run, period);
+		atomic_store(&run->stutter_paused, true);
+		torture_sleep_ns(run, period);
+		atomic_store(&run->stutter_paused, false);
+	}
+	atomic_store(&run->stutter_paused, false);
+}
+
+void torture_shuffle(struct torture_thread *t)
+{
+	struct torture_run *run = t->run;
+	int idle = -1, ncpus = run->cpus.n;
+
+	while (!torture_must_stop(run)) {
+		torture_sleep_ns(run, run->cfg->shuffle_interval_ns);
+		idle = idle + 1 < ncpus ? idle + 1 : -1;
+		torture_cpu_set_idle(&run->cpus, idle);
+	}
+	torture_cpu_set_idle(&run->cpus, -1);
+}
