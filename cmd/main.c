@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* rcutorture: parse the command line, then run the selected test. */
 #include "options.h"
+#include "scenario.h"
 #include "../torture/util/parse.h"
 #include "../flavors/plugin.h"
 #include "../flavors/registry.h"
@@ -35,6 +36,8 @@ static int list_flavors(const struct rcut_config *cfg)
 	char err[512];
 
 	rcut_flavor_list(stdout);
+	printf("--test ref also takes the baselines %s in --flavor.\n",
+	       ref_baseline_names());
 	if (rcut_flavor_find(cfg->flavor_name) &&
 	    !rcut_plugin_is_file(cfg->flavor_name))
 		return 0;

@@ -552,6 +552,9 @@ static int apply_scenario(struct parse_ctx *ctx, const char *arg)
 	if (rcut_scenario_load(cfg->scenario, arg, msg, sizeof(msg)) ||
 	    rcut_options_apply_scenario(cfg, msg, sizeof(msg)))
 		return fail(ctx, "%s", msg);
+	cfg->scenario_name = cfg->scenario->name;
+	cfg->scenario_path = cfg->scenario->path;
+	cfg->scenario_expect = cfg->scenario->expect;
 	return 0;
 }
 

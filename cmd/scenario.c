@@ -349,3 +349,12 @@ void rcut_scenario_free(struct rcut_scenario *s)
 	free(s->text);
 	memset(s, 0, sizeof(*s));
 }
+
+void rcut_config_release(struct rcut_config *cfg)
+{
+	if (cfg->scenario) {
+		rcut_scenario_free(cfg->scenario);
+		free(cfg->scenario);
+		cfg->scenario = NULL;
+	}
+}

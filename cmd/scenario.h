@@ -10,6 +10,8 @@
 #ifndef CMD_SCENARIO_H
 #define CMD_SCENARIO_H
 
+#include "../torture/config/config.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -65,5 +67,8 @@ void rcut_scenario_dirs(char *buf, size_t len);
 
 /* Free what s holds (not s itself). */
 void rcut_scenario_free(struct rcut_scenario *s);
+
+/* Free what parsing allocated (the scenario); cfg's strings die with it. */
+void rcut_config_release(struct rcut_config *cfg);
 
 #endif /* CMD_SCENARIO_H */

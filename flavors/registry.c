@@ -3,7 +3,6 @@
 #include "registry.h"
 
 #include "../torture/util/parse.h"
-#include "../torture/tests/ref.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -114,8 +113,6 @@ void rcut_flavor_list(FILE *out)
 		rcut_flavor_list_one(out, e->flavor, e->aliases);
 	fprintf(out,
 		"\nexp=sync: no expedited primitive; --gp-exp uses the normal synchronize.\n");
-	fprintf(out, "--test ref also takes the baselines %s in --flavor.\n",
-		ref_baseline_names());
 }
 
 /* A flavor or parameter name: 1 to 32 of [A-Za-z0-9_-]. */

@@ -8,7 +8,6 @@
 #include "json.h"
 
 #include "verdict.h"
-#include "../torture/config/options_table.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -115,7 +114,7 @@ static void put_secs(json_object *o, const char *key, uint64_t ns)
 }
 
 /* An option's value as the table typed it. */
-static json_object *param(const struct rcut_opt_value *p)
+static json_object *param(const struct rcut_value *p)
 {
 	char text[64];
 
@@ -205,7 +204,7 @@ static json_object *snapshot(const struct rcut_snapshot *s,
 	put_u64(sub, "lost", s->cbs_lost);
 	put(o, "callbacks", sub);
 	sub = json_object_new_object();
-	for (int k = 0; k < RCUT_GP_NKINDS; k++)
+	for (int k = 0; k < RCUT_SNAP_GP_KINDS; k++)
 		put_u64(sub, gp_names[k], s->writer_gps[k]);
 	put(o, "writer_gps", sub);
 	put(o, "failed",
@@ -236,27 +235,21 @@ static const char *seed_text(uint64_t seed, char buf[24])
 /* Every option of the run, as resolved where it was resolved. */
 static json_object *config(const struct rcut_json_run *run)
 {
-	const struct rcut_opt_run resolved = { .test = RCUT_TEST_TORTURE,
-					       .nreaders = run->nreaders,
-					       .ncpus = run->ncpus };
-	struct rcut_opt_value p[RCUT_OPT_MAX];
 	json_object *o = json_object_new_object(), *a;
-	int n = rcut_opt_params(run->cfg, &resolved, RCUT_PARAMS_JSON, p,
-				RCUT_OPT_MAX);
 
 	/* The option table's JSON list, then the lists that are no rows. */
-	for (int i = 0; i < n; i++)
-		put(o, p[i].key, param(&p[i]));
+	for (int i = 0; i < run->nparams; i++)
+		put(o, run->params[i].key, param(&run->params[i]));
 	a = json_object_new_array();
-	for (int k = 0; k < RCUT_GP_NKINDS; k++)
+	for (int k = 0; k < RCUT_SNAP_GP_KINDS; k++)
 		if (run->gp_kinds & (1u << k))
 			json_object_array_add(
 				a, json_object_new_string(run->gp_names[k]));
 	put(o, "gp", a);
 	a = json_object_new_array();
-	for (int i = 0; i < run->cfg->nparams; i++)
+	for (int i = 0; i < run->nflavor_params; i++)
 		json_object_array_add(
-			a, json_object_new_string(run->cfg->params[i]));
+			a, json_object_new_string(run->flavor_params[i]));
 	put(o, "params", a);
 	return o;
 }
@@ -286,7 +279,7 @@ static json_object *document(const struct rcut_json_run *run)
 	}
 	put(doc, "scenario", o);
 	put(doc, "config", config(run));
-	put_str(doc, "seed", seed_text(run->cfg->seed, seed));
+	put_str(doc, "seed", seed_text(run->seed, seed));
 	put_str(doc, "verdict", run->verdict);
 	put_i64(doc, "exit_status", run->exit_status);
 	o = NULL;

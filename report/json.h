@@ -9,7 +9,7 @@
 #define REPORT_JSON_H
 
 #include "snapshot.h"
-#include "../torture/config/config.h"
+#include "../torture/util/value.h"
 
 #include <rcutorture/flavor.h>
 #include <stdbool.h>
@@ -22,15 +22,17 @@
 
 /* What the document says besides the counters. */
 struct rcut_json_run {
-	const struct rcut_config *cfg;	  /* the options */
+	const struct rcut_value *params; /* the options, from the table */
+	int nparams;
+	const char *const *flavor_params; /* NAME.KEY=VALUE, as given */
+	int nflavor_params;
+	uint64_t seed;
 	const struct rcut_flavor *flavor; /* the flavor run */
 	const char *plugin;		  /* its file, NULL if built in */
 	const char *scenario_name, *scenario_path; /* NULL if none */
 	const char *scenario_expect;		   /* "SUCCESS", ... */
 	const char *const *gp_names; /* "sync", ... by enum rcut_gp_kind */
 	unsigned int gp_kinds;	     /* 1 << kind: what the writer may use */
-	long nreaders;		     /* as resolved */
-	int ncpus;		     /* as resolved */
 	int exit_status;
 	const char *verdict; /* "SUCCESS", "FAILURE", ..., "CRASH" */
 	bool failed;	     /* a first failure was recorded: */

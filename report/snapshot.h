@@ -11,6 +11,8 @@
 
 #define RCUT_PIPE_LEN 10 /* pipe stages; histograms have PIPE_LEN + 1 slots */
 #define RCUT_HIST_LEN (RCUT_PIPE_LEN + 1)
+/* Grace-period kinds (enum rcut_gp_kind; torture/core/stats.c checks). */
+#define RCUT_SNAP_GP_KINDS 5
 
 struct rcut_snapshot {
 	uint64_t elapsed_ns;	 /* since the threads started */
@@ -43,7 +45,7 @@ struct rcut_snapshot {
 	uint64_t cbs_dup;   /* invoked more than once */
 	uint64_t cbs_lost;  /* callbacks never invoked by the final barrier */
 	/* Writer updates by GP kind: sync, exp, normal, cond, poll. */
-	uint64_t writer_gps[5];
+	uint64_t writer_gps[RCUT_SNAP_GP_KINDS];
 };
 
 /* Events per second over ns, 0 for a run of no measurable length. */

@@ -14,6 +14,7 @@
 
 #include "../../flavors/registry.h"
 #include "../../report/json.h"
+#include "../../torture/config/options_table.h"
 
 static const char *const gp_names[] = { "sync", "exp", "normal", "cond",
 					"poll" };
@@ -80,16 +81,31 @@ static json_object *round_trip(struct rcut_json_run *run)
 	return doc;
 }
 
+static struct rcut_value params[RCUT_OPT_MAX];
+
+/* The options of cfg as the torture test hands them to the document. */
+static void add_config(struct rcut_json_run *run, const struct rcut_config *cfg,
+		       long nreaders, long ncpus)
+{
+	const struct rcut_opt_run resolved = { .test = RCUT_TEST_TORTURE,
+					       .nreaders = nreaders,
+					       .ncpus = ncpus };
+
+	run->params = params;
+	run->nparams = rcut_opt_params(cfg, &resolved, RCUT_PARAMS_JSON, params,
+				       RCUT_OPT_MAX);
+	run->flavor_params = cfg->params;
+	run->nflavor_params = cfg->nparams;
+	run->seed = cfg->seed;
+}
+
 static void document_has_every_part(void **state)
 {
 	struct rcut_config cfg;
 	struct rcut_json_run run = {
-		.cfg = &cfg,
 		.flavor = &rcut_flavor_memb,
 		.gp_names = gp_names,
 		.gp_kinds = 1u << 0 | 1u << 4,
-		.nreaders = 3,
-		.ncpus = 4,
 		.exit_status = 0,
 		.verdict = "SUCCESS",
 	};
@@ -99,6 +115,7 @@ static void document_has_every_part(void **state)
 	rcut_config_defaults(&cfg);
 	cfg.seed = UINT64_MAX; /* beyond a double's exact range */
 	cfg.params[cfg.nparams++] = "memb.x=1";
+	add_config(&run, &cfg, 3, 4);
 	doc = round_trip(&run);
 	assert_int_equal(int_at(doc, "format"), RCUT_JSON_FORMAT);
 	assert_string_equal(json_object_get_string(at(doc, "tool/name")),
@@ -148,7 +165,6 @@ static void failure_stall_and_origin(void **state)
 {
 	struct rcut_config cfg;
 	struct rcut_json_run run = {
-		.cfg = &cfg,
 		.flavor = &rcut_flavor_busted,
 		.plugin = "./libx.so",
 		.scenario_name = "BUSTED",
@@ -166,6 +182,7 @@ static void failure_stall_and_origin(void **state)
 
 	(void)state;
 	rcut_config_defaults(&cfg);
+	add_config(&run, &cfg, 1, 1);
 	doc = round_trip(&run);
 	assert_string_equal(json_object_get_string(at(doc, "flavor/plugin")),
 			    "./libx.so");

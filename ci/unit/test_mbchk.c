@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "../../torture/core/run.h"
+#include "../../torture/core/mbchk.h"
 
 static struct torture_run run; /* a context, no run started */
 static struct torture_thread rdr[2];

@@ -327,7 +327,7 @@ static void json_list_types_its_values(void **state)
 {
 	struct rcut_config c;
 	struct rcut_opt_run run = { .nreaders = 2, .ncpus = 4 };
-	struct rcut_opt_value p[RCUT_OPT_MAX];
+	struct rcut_value p[RCUT_OPT_MAX];
 	int n;
 
 	(void)state;

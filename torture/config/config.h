@@ -12,7 +12,7 @@
 #define RCUT_MAX_PLUGIN_DIRS 16 /* --plugin-dir options per run */
 #define RCUT_MAX_SWEEP 64	/* --threads entries, --flavor list entries */
 
-struct rcut_scenario; /* cmd/scenario.h */
+struct rcut_scenario; /* cmd/scenario.h: opaque below cmd/ */
 
 /* --test: which test the run does. */
 enum rcut_test {
@@ -103,7 +103,10 @@ struct rcut_config {
 	const char *json_path; /* --json: NULL for none, "-" for stdout */
 	int nplugin_dirs;      /* --plugin-dir values, each colon-separated */
 	const char *plugin_dirs[RCUT_MAX_PLUGIN_DIRS];
-	struct rcut_scenario *scenario; /* --scenario, owned; NULL if none */
+	struct rcut_scenario *scenario; /* --scenario, owned by cmd/; or NULL */
+	/* What the tests print of it: its name, file and expected verdict. */
+	const char *scenario_name, *scenario_path;
+	int scenario_expect; /* an exit status (report/verdict.h) */
 	struct rcut_scale_config scale;
 	struct rcut_ref_config ref;
 };
@@ -118,8 +121,5 @@ extern const char *const rcut_call_mode_names[];
 
 /* Fill cfg with the defaults documented in --help and the man page. */
 void rcut_config_defaults(struct rcut_config *cfg);
-
-/* Free what parsing allocated (the scenario); cfg's strings die with it. */
-void rcut_config_release(struct rcut_config *cfg);
 
 #endif /* TORTURE_CONFIG_H */

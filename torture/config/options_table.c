@@ -9,7 +9,6 @@
 #include "options_table.h"
 
 #include "../util/parse.h"
-#include "../../cmd/scenario.h"
 
 #include <rcutorture/flavor.h>
 #include <stdlib.h>
@@ -580,15 +579,6 @@ void rcut_config_defaults(struct rcut_config *cfg)
 	}
 }
 
-void rcut_config_release(struct rcut_config *cfg)
-{
-	if (cfg->scenario) {
-		rcut_scenario_free(cfg->scenario);
-		free(cfg->scenario);
-		cfg->scenario = NULL;
-	}
-}
-
 const struct rcut_opt *rcut_opt_find(const char *name)
 {
 	for (int i = 0; i < rcut_nopts; i++)
@@ -654,7 +644,7 @@ static long resolved(const struct rcut_opt *o, const struct rcut_opt_run *run)
 /* Row o's value in cfg (or run) as a typed parameter. */
 static void param_value(const struct rcut_config *cfg,
 			const struct rcut_opt_run *run,
-			const struct rcut_opt *o, struct rcut_opt_value *p)
+			const struct rcut_opt *o, struct rcut_value *p)
 {
 	const void *v = field(cfg, o);
 
@@ -708,7 +698,7 @@ static const struct rcut_opt *row_at(int which, int pos)
 
 int rcut_opt_params(const struct rcut_config *cfg,
 		    const struct rcut_opt_run *run, int which,
-		    struct rcut_opt_value *out, int max)
+		    struct rcut_value *out, int max)
 {
 	int n = 0;
 
@@ -729,7 +719,7 @@ int rcut_opt_params(const struct rcut_config *cfg,
 }
 
 /* What a Start/End line prints after "key=". */
-static void param_text(const struct rcut_opt_value *p, char *buf, size_t len)
+static void param_text(const struct rcut_value *p, char *buf, size_t len)
 {
 	switch (p->kind) {
 	case RCUT_VAL_SECS:
@@ -753,7 +743,7 @@ void rcut_opt_print_params(FILE *out, const struct rcut_config *cfg,
 		[RCUT_TEST_SCALE] = "scale",
 		[RCUT_TEST_REF] = "ref-scale",
 	};
-	struct rcut_opt_value p[RCUT_OPT_MAX];
+	struct rcut_value p[RCUT_OPT_MAX];
 	int n = rcut_opt_params(cfg, run, run->test, p, RCUT_OPT_MAX);
 	char text[32];
 

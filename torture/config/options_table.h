@@ -12,15 +12,16 @@
 #define TORTURE_OPTIONS_TABLE_H
 
 #include "config.h"
+#include "../util/value.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#define RCUT_OPT_MAX 96	    /* rows at most (sizes the parser's arrays) */
-#define RCUT_NTESTS 3	    /* enum rcut_test's values */
-#define RCUT_OPT_KEY_LEN 48 /* a parameter key, JSON suffix included */
+#define RCUT_OPT_MAX 96 /* rows at most (sizes the parser's arrays) */
+#define RCUT_NTESTS 3	/* enum rcut_test's values */
+#define RCUT_OPT_KEY_LEN RCUT_VALUE_KEY_LEN
 
 /* What an option's value is, which says how it parses, prints, defaults. */
 enum rcut_opt_type {
@@ -137,22 +138,6 @@ struct rcut_opt_run {
 	long nreaders, nwriters, ncpus;
 };
 
-/* A parameter's value, typed for JSON; text as the Start line has it. */
-enum rcut_opt_value_kind {
-	RCUT_VAL_INT,
-	RCUT_VAL_BOOL,
-	RCUT_VAL_SECS, /* ns, shown as seconds in JSON */
-	RCUT_VAL_TEXT,
-};
-
-struct rcut_opt_value {
-	char key[RCUT_OPT_KEY_LEN];
-	enum rcut_opt_value_kind kind;
-	long long i; /* INT, BOOL */
-	uint64_t ns; /* SECS */
-	char text[32];
-};
-
 /* Which list: a test's Start/End line (enum rcut_test) or the JSON one. */
 #define RCUT_PARAMS_JSON RCUT_NTESTS
 
@@ -163,7 +148,7 @@ struct rcut_opt_value {
  */
 int rcut_opt_params(const struct rcut_config *cfg,
 		    const struct rcut_opt_run *run, int which,
-		    struct rcut_opt_value *out, int max);
+		    struct rcut_value *out, int max);
 
 /*
  * Print "<flavor>-<test>:--- <what>: key=value ... NAME.KEY=VALUE..." to

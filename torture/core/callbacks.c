@@ -17,14 +17,15 @@ static void take_witnesses(struct torture_run *run, struct torture_cb *cb)
 	int n = run->threads.nreaders,
 	    scan = n < WITNESS_SCAN ? n : WITNESS_SCAN;
 	unsigned int start =
-		n ? atomic_fetch_add_explicit(&run->witness_scan, 1, relaxed) :
+		n ? atomic_fetch_add_explicit(&run->witness_scan, 1,
+					      memory_order_relaxed) :
 		    0;
 
 	cb->nwitness = 0;
 	for (int i = 0; i < scan && cb->nwitness < TORTURE_CB_WITNESSES; i++) {
 		int r = (int)((start + (unsigned int)i) % (unsigned int)n);
-		uint64_t sec =
-			atomic_load_explicit(&readers[r]->section, relaxed);
+		uint64_t sec = atomic_load_explicit(&readers[r]->section,
+						    memory_order_relaxed);
 
 		if (!(sec & 1))
 			continue;
@@ -46,7 +47,8 @@ static void check_witnesses(struct torture_cb *cb, uint64_t age_ns)
 		int r = cb->witness[i].reader;
 
 		if (atomic_load_explicit(&run->threads.readers[r]->section,
-					 relaxed) != cb->witness[i].section)
+					 memory_order_relaxed) !=
+		    cb->witness[i].section)
 			continue;
 		counter_inc(&run->counters.cbs_early);
 		torture_failure(

@@ -174,8 +174,9 @@ void torture_cpus_print(struct torture_run *run, FILE *out)
 static bool cpu_usable(struct torture_cpus *c, int cpu)
 {
 	return atomic_load(&c->cpu[cpu].state) == CPU_ONLINE &&
-	       (cpu != atomic_load_explicit(&c->shuffle_idle, relaxed) ||
-		atomic_load_explicit(&c->online, relaxed) <= 1);
+	       (cpu != atomic_load_explicit(&c->shuffle_idle,
+					    memory_order_relaxed) ||
+		atomic_load_explicit(&c->online, memory_order_relaxed) <= 1);
 }
 
 /* Bind the calling thread to cpu's PU; false (and a report) on failure. */
@@ -364,10 +365,11 @@ int torture_cpu_online(struct torture_run *run, int cpu)
 
 void torture_cpu_callback_posted(struct torture_cpus *c, int cpu, int delta)
 {
-	atomic_fetch_add_explicit(&c->cpu[cpu].pending_cbs, delta, relaxed);
+	atomic_fetch_add_explicit(&c->cpu[cpu].pending_cbs, delta,
+				  memory_order_relaxed);
 	if (delta > 0)
 		atomic_store_explicit(&c->cpu[cpu].last_post_ns,
-				      torture_now_ns(), relaxed);
+				      torture_now_ns(), memory_order_relaxed);
 }
 
 /*
@@ -383,10 +385,12 @@ int torture_cpu_with_pending_callbacks(struct torture_cpus *c,
 	for (int i = 0; i < c->n; i++) {
 		int cpu = (start + i) % c->n;
 		struct sim_cpu *s = &c->cpu[cpu];
-		uint64_t t = atomic_load_explicit(&s->last_post_ns, relaxed);
+		uint64_t t = atomic_load_explicit(&s->last_post_ns,
+						  memory_order_relaxed);
 
 		if (atomic_load(&s->state) == CPU_ONLINE &&
-		    atomic_load_explicit(&s->pending_cbs, relaxed) > 0 &&
+		    atomic_load_explicit(&s->pending_cbs,
+					 memory_order_relaxed) > 0 &&
 		    (best < 0 || t > best_ns)) {
 			best = cpu;
 			best_ns = t;

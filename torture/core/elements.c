@@ -8,6 +8,7 @@
  * recycled element read valid (if wrong) data, which is what rtmbe catches.
  */
 #include "run.h"
+#include "mbchk.h"
 
 #include <stdio.h>
 
@@ -48,9 +49,9 @@ struct torture_elem *torture_elem_alloc(struct torture_run *run)
 		return NULL;
 	}
 	counter_inc(&run->counters.rta);
-	atomic_store_explicit(&e->pipe_count, 0, relaxed);
+	atomic_store_explicit(&e->pipe_count, 0, memory_order_relaxed);
 	/* Ordered before publication by the writer's release store. */
-	atomic_store_explicit(&e->mbtest, 1, relaxed);
+	atomic_store_explicit(&e->mbtest, 1, memory_order_relaxed);
 	return e;
 }
 
@@ -87,13 +88,13 @@ static void elem_free(struct torture_run *run, struct torture_elem *e)
 
 bool torture_elem_age(struct torture_run *run, struct torture_elem *e)
 {
-	int i = atomic_load_explicit(&e->pipe_count, relaxed);
+	int i = atomic_load_explicit(&e->pipe_count, memory_order_relaxed);
 
 	if (i >= 1) /* not the removal: a grace period passed since */
 		torture_mbchk_gp_passed(e);
 	counter_inc(
 		&run->counters.wcount[i > RCUT_PIPE_LEN ? RCUT_PIPE_LEN : i]);
-	atomic_store_explicit(&e->pipe_count, i + 1, relaxed);
+	atomic_store_explicit(&e->pipe_count, i + 1, memory_order_relaxed);
 	if (i + 1 < RCUT_PIPE_LEN)
 		return false;
 	atomic_store_explicit(&e->mbtest, 0, memory_order_release);

@@ -6,6 +6,7 @@
  * too.  Printing from a dying process is best effort by nature.
  */
 #define _GNU_SOURCE
+#include "fatal.h"
 #include "run.h"
 #include "lifecycle.h"
 #include "../../report/backtrace.h"

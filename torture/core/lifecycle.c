@@ -7,6 +7,8 @@
  */
 #define _GNU_SOURCE
 #include "lifecycle.h"
+#include "fatal.h"
+#include "watchdog.h"
 
 #include "../../report/verdict.h"
 

@@ -11,6 +11,7 @@
  * weakly ordered machines can fail it with a flavor whose grace periods
  * lack the full memory barriers RCU promises.
  */
+#include "mbchk.h"
 #include "run.h"
 
 #include <stdlib.h>
@@ -46,7 +47,8 @@ void torture_mbchk_cleanup(struct torture_run *run)
 
 static uint64_t section_count(struct torture_run *run, int r)
 {
-	return atomic_load_explicit(&run->threads.readers[r]->section, relaxed);
+	return atomic_load_explicit(&run->threads.readers[r]->section,
+				    memory_order_relaxed);
 }
 
 /* As assigner: note reader chked's counter and hang the check on p. */
@@ -58,15 +60,17 @@ static void assign(struct torture_thread *t, struct torture_elem *p, int chked)
 	if (chked == t->id ||
 	    atomic_load_explicit(&me->state, memory_order_acquire) !=
 		    MBCHK_IDLE ||
-	    atomic_load_explicit(&p->chkp, relaxed))
+	    atomic_load_explicit(&p->chkp, memory_order_relaxed))
 		return;
 	me->chked = chked;
 	me->chkloops = section_count(t->run, chked);
-	atomic_store_explicit(&me->state, MBCHK_ARMED, relaxed);
+	atomic_store_explicit(&me->state, MBCHK_ARMED, memory_order_relaxed);
 	/* Release: whoever takes the check from p sees the fields above. */
-	if (!atomic_compare_exchange_strong_explicit(
-		    &p->chkp, &expected, me, memory_order_release, relaxed))
-		atomic_store_explicit(&me->state, MBCHK_IDLE, relaxed);
+	if (!atomic_compare_exchange_strong_explicit(&p->chkp, &expected, me,
+						     memory_order_release,
+						     memory_order_relaxed))
+		atomic_store_explicit(&me->state, MBCHK_IDLE,
+				      memory_order_relaxed);
 }
 
 /* As checker: take reader assigner's check if it is ready. */
@@ -77,10 +81,11 @@ static void check(struct torture_thread *t, int assigner)
 	int expected = MBCHK_READY;
 	uint64_t loops;
 
-	if (atomic_load_explicit(&a->state, relaxed) != MBCHK_READY ||
+	if (atomic_load_explicit(&a->state, memory_order_relaxed) !=
+		    MBCHK_READY ||
 	    !atomic_compare_exchange_strong_explicit(
 		    &a->state, &expected, MBCHK_CHECKING, memory_order_acquire,
-		    relaxed))
+		    memory_order_relaxed))
 		return;
 	if (a->chked == t->id) {
 		/* Reading its own counter proves nothing: leave it. */

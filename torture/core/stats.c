@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 /* Collecting the counters of every thread into one snapshot. */
+#include "stats.h"
 #include "run.h"
 
 #include <string.h>
 #include <sys/resource.h>
 
-#define LOAD(x) atomic_load_explicit(&(x), relaxed)
+_Static_assert(RCUT_SNAP_GP_KINDS == RCUT_GP_NKINDS,
+	       "report/snapshot.h counts the grace-period kinds of config.h");
+
+#define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
 
 void torture_stats_start(struct torture_run *run)
 {
@@ -73,7 +77,7 @@ void torture_snapshot(struct torture_run *run, struct rcut_snapshot *s)
 
 	memset(s, 0, sizeof(*s));
 	s->elapsed_ns = torture_elapsed_ns(run);
-	s->rtc = atomic_load_explicit(&run->pool.current, relaxed);
+	s->rtc = atomic_load_explicit(&run->pool.current, memory_order_relaxed);
 	s->ver = LOAD(c->ver);
 	s->tfle = torture_pool_empty(&run->pool);
 	s->rta = LOAD(c->rta);

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "run.h"
+#include "fatal.h"
 
 #include <errno.h>
 #include <unistd.h>
@@ -26,7 +27,8 @@ void torture_op_begin(const char *op)
 {
 	if (!self)
 		return;
-	atomic_store_explicit(&self->op_since_ns, torture_now_ns(), relaxed);
+	atomic_store_explicit(&self->op_since_ns, torture_now_ns(),
+			      memory_order_relaxed);
 	atomic_store_explicit(&self->op, op, memory_order_release);
 	op_detached = torture_cpu_detach(); /* blocked: off its CPU */
 }

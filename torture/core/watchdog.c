@@ -8,6 +8,7 @@
  * real-time signal (SIGUSR1 belongs to liburcu's signal flavor).
  */
 #define _GNU_SOURCE
+#include "watchdog.h"
 #include "run.h"
 #include "../../report/backtrace.h"
 
@@ -49,7 +50,7 @@ void torture_watchdog_init(void)
 static bool thread_stalled(struct torture_thread *t, uint64_t now,
 			   uint64_t timeout, char *what, size_t len)
 {
-	uint64_t p = atomic_load_explicit(&t->progress, relaxed);
+	uint64_t p = atomic_load_explicit(&t->progress, memory_order_relaxed);
 	const char *op;
 
 	if (!t->created || atomic_load(&t->exited))

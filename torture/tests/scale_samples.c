@@ -38,13 +38,14 @@ void scale_samples_add(struct scale_samples *s, uint64_t ns, bool stopping)
 	uint64_t k, slot;
 
 	if (stopping) {
-		atomic_fetch_add_explicit(&s->discarded, 1, relaxed);
+		atomic_fetch_add_explicit(&s->discarded, 1,
+					  memory_order_relaxed);
 		return;
 	}
-	k = atomic_fetch_add_explicit(&s->seen, 1, relaxed);
+	k = atomic_fetch_add_explicit(&s->seen, 1, memory_order_relaxed);
 	slot = k < s->cap ? k : mix(k) % (k + 1);
 	if (slot < s->cap)
-		atomic_store_explicit(&s->ns[slot], ns, relaxed);
+		atomic_store_explicit(&s->ns[slot], ns, memory_order_relaxed);
 }
 
 size_t scale_samples_kept(const struct scale_samples *s)

@@ -6,13 +6,15 @@
  */
 #define _GNU_SOURCE
 #include "torture_test.h"
+#include "../core/mbchk.h"
+#include "../threads/threads.h"
+#include "../core/stats.h"
 
 #include "../core/gp.h"
 #include "../core/lifecycle.h"
 #include "../config/options_table.h"
 #include "../core/run.h"
 #include "../util/parse.h"
-#include "../../cmd/scenario.h"
 #include "../../flavors/plugin.h"
 #include "../../flavors/registry.h"
 #include "../../report/json.h"
@@ -51,15 +53,16 @@ static void print_params(struct torture_run *run, const char *what)
 /* Where the flavor and the options came from: plugin file, scenario. */
 static void print_origin(struct torture_run *run)
 {
-	const struct rcut_scenario *sc = run->cfg->scenario;
+	const struct rcut_config *c = run->cfg;
 	const char *name = run->flavor->name;
 
 	if (rcut_plugin_path())
 		printf("%s-torture: flavor %s from plugin %s\n", name, name,
 		       rcut_plugin_path());
-	if (sc)
+	if (c->scenario_name)
 		printf("%s-torture: scenario %s from %s, expected verdict %s\n",
-		       name, sc->name, sc->path, rcut_exit_name(sc->expect));
+		       name, c->scenario_name, c->scenario_path,
+		       rcut_exit_name(c->scenario_expect));
 }
 
 /* --verbose: what will run, before it runs. */
@@ -284,17 +287,25 @@ static void write_json(struct torture_run *run, int status, const char *verdict,
 		       const struct rcut_snapshot *s)
 {
 	const struct rcut_config *c = run->cfg;
-	const struct rcut_scenario *sc = c->scenario;
+	const struct rcut_opt_run resolved = { .test = RCUT_TEST_TORTURE,
+					       .nreaders = run->nreaders,
+					       .ncpus = run->cpus.n };
+	struct rcut_value params[RCUT_OPT_MAX];
 	struct rcut_json_run doc = {
-		.cfg = c,
+		.params = params,
+		.nparams = rcut_opt_params(c, &resolved, RCUT_PARAMS_JSON,
+					   params, RCUT_OPT_MAX),
+		.flavor_params = c->params,
+		.nflavor_params = c->nparams,
+		.seed = c->seed,
 		.flavor = run->flavor,
 		.plugin = rcut_plugin_path(),
-		.scenario_name = sc ? sc->name : NULL,
-		.scenario_path = sc ? sc->path : NULL,
-		.scenario_expect = sc ? rcut_exit_name(sc->expect) : NULL,
+		.scenario_name = c->scenario_name,
+		.scenario_path = c->scenario_path,
+		.scenario_expect = c->scenario_name ?
+					   rcut_exit_name(c->scenario_expect) :
+					   NULL,
 		.gp_names = torture_gp_names,
-		.nreaders = run->nreaders,
-		.ncpus = run->cpus.n,
 		.exit_status = status,
 		.verdict = verdict,
 		.stall = run->test_state ? state(run)->stall_what : NULL,

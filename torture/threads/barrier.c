@@ -8,6 +8,7 @@
  * next phase ("Recovered"), so heads are never reposted while queued.
  */
 #include "../core/run.h"
+#include "threads.h"
 
 #include <stdio.h>
 #include <stdlib.h>

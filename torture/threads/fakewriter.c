@@ -5,6 +5,7 @@
  * grace periods overlap and concurrent updaters share them.
  */
 #include "../core/gp.h"
+#include "threads.h"
 
 #define FAKEWRITER_MAX_SLEEP_NS 10000000ULL /* 0-10 ms, like 0-9 jiffies */
 

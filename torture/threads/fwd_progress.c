@@ -10,6 +10,7 @@
  * callback-invocation histogram per 100 ms.
  */
 #include "../core/run.h"
+#include "threads.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,56 +9,9 @@
  * latencies are counted for the kernel's "onoff:" field, in milliseconds
  * (our HZ is 1000).
  */
-#include "../core/run.h"
+#include "threads.h"
 
 #define ONOFF_BOUND_NS 1000000000ULL /* threads must leave within 1 s */
-
-void torture_onoff_init(struct torture_onoff *o)
-{
-	pthread_mutex_init(&o->lock, NULL);
-	o->stats = (struct onoff_stats){
-		.min_online_ms = -1,
-		.min_offline_ms = -1,
-	};
-}
-
-/* Count one transition in the kernel's min/max/sum style. */
-static void account(struct torture_onoff *o, bool online, bool ok, uint64_t ns)
-{
-	struct onoff_stats *s = &o->stats;
-	long ms = (long)(ns / 1000000);
-
-	pthread_mutex_lock(&o->lock);
-	if (online) {
-		s->online_attempts++;
-		if (ok) {
-			s->online_successes++;
-			s->sum_online_ms += (unsigned long)ms;
-			if (s->min_online_ms < 0 || ms < s->min_online_ms)
-				s->min_online_ms = ms;
-			if (ms > s->max_online_ms)
-				s->max_online_ms = ms;
-		}
-	} else {
-		s->offline_attempts++;
-		if (ok) {
-			s->offline_successes++;
-			s->sum_offline_ms += (unsigned long)ms;
-			if (s->min_offline_ms < 0 || ms < s->min_offline_ms)
-				s->min_offline_ms = ms;
-			if (ms > s->max_offline_ms)
-				s->max_offline_ms = ms;
-		}
-	}
-	pthread_mutex_unlock(&o->lock);
-}
-
-void torture_onoff_read(struct torture_run *run, struct onoff_stats *out)
-{
-	pthread_mutex_lock(&run->onoff.lock);
-	*out = run->onoff.stats;
-	pthread_mutex_unlock(&run->onoff.lock);
-}
 
 /* Bring every CPU back, so what a flavor stranded can still run. */
 static void all_online(struct torture_run *run)
@@ -68,9 +21,9 @@ static void all_online(struct torture_run *run)
 		uint64_t start = torture_now_ns();
 
 		if (!torture_cpu_is_online(&run->cpus, cpu))
-			account(&run->onoff, true,
-				torture_cpu_online(run, cpu) == 0,
-				torture_now_ns() - start);
+			torture_onoff_account(&run->onoff, true,
+					      torture_cpu_online(run, cpu) == 0,
+					      torture_now_ns() - start);
 	}
 }
 
@@ -103,14 +56,14 @@ void torture_onoff(struct torture_thread *t)
 		/* Off our own CPU, or offlining it would wait for us. */
 		torture_cpu_detach();
 		if (!torture_cpu_is_online(cpus, cpu)) {
-			account(&run->onoff, true,
-				torture_cpu_online(run, cpu) == 0,
-				torture_now_ns() - start);
+			torture_onoff_account(&run->onoff, true,
+					      torture_cpu_online(run, cpu) == 0,
+					      torture_now_ns() - start);
 		} else if (torture_cpus_online(cpus) > 1) {
 			int err = torture_cpu_offline(run, cpu, ONOFF_BOUND_NS);
 
-			account(&run->onoff, false, err == 0,
-				torture_now_ns() - start);
+			torture_onoff_account(&run->onoff, false, err == 0,
+					      torture_now_ns() - start);
 		}
 		torture_cpu_attach();
 		torture_sleep_ns(run, run->cfg->onoff_interval_ns);

@@ -8,6 +8,7 @@
  * queues) must cope with threads coming and going under load.
  */
 #include "../core/run.h"
+#include "threads.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,6 +8,8 @@
  */
 #define _GNU_SOURCE
 #include "../core/run.h"
+#include "threads.h"
+#include "../core/mbchk.h"
 #include "../../report/histogram.h"
 
 #include <sched.h>
@@ -83,14 +85,14 @@ static unsigned long gp_diff(const struct rcut_flavor *f, unsigned long end,
 static void check_in_use(struct torture_thread *t, struct torture_elem *p,
 			 const char *when)
 {
-	if (atomic_load_explicit(&p->mbtest, relaxed))
+	if (atomic_load_explicit(&p->mbtest, memory_order_relaxed))
 		return;
 	counter_inc(&t->run->counters.rtmbe);
 	torture_failure(
 		t->run, "rtmbe",
 		"%s %d saw element %p freed %s (mbtest 0, pipe stage %d)",
 		t->kind, t->id, (void *)p, when,
-		atomic_load_explicit(&p->pipe_count, relaxed));
+		atomic_load_explicit(&p->pipe_count, memory_order_relaxed));
 }
 
 /* The witness counter: odd while this reader is inside a section. */
@@ -121,7 +123,8 @@ bool torture_one_read(struct torture_thread *t)
 		torture_mbchk_read(t, p);
 		read_delay(t, &rs);
 		check_in_use(t, p, "after the in-section delay");
-		pipe = atomic_load_explicit(&p->pipe_count, relaxed);
+		pipe = atomic_load_explicit(&p->pipe_count,
+					    memory_order_relaxed);
 	}
 	completed = gp_seq(f);
 	section_mark(t);

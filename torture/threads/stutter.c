@@ -6,7 +6,7 @@
  * CPU becomes idle (threads move off it; after the last CPU, none is), so
  * each CPU periodically goes quiet.
  */
-#include "../core/run.h"
+#include "threads.h"
 
 #include <string.h>
 
@@ -16,13 +16,14 @@ void torture_stutter_wait(struct torture_thread *t)
 	const struct rcut_flavor *f = run->flavor;
 	bool qsbr_offline;
 
-	if (!atomic_load_explicit(&run->stutter_paused, relaxed))
+	if (!atomic_load_explicit(&run->stutter_paused, memory_order_relaxed))
 		return;
 	/* A paused QSBR reader must not hold grace periods up. */
 	qsbr_offline = f->thread_offline && !strcmp(t->kind, "reader");
 	if (qsbr_offline)
 		f->thread_offline();
-	while (atomic_load_explicit(&run->stutter_paused, relaxed) &&
+	while (atomic_load_explicit(&run->stutter_paused,
+				    memory_order_relaxed) &&
 	       !torture_must_stop(run))
 		torture_sleep_ns(run, 1000000);
 	if (qsbr_offline)

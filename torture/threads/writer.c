@@ -6,6 +6,7 @@
  * after each synchronize) or asynchronously (a callback per grace period).
  */
 #include "../core/gp.h"
+#include "threads.h"
 
 #define WRITER_MAX_DELAY_NS 1000000ULL /* random pause between updates */
 

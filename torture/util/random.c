@@ -3,7 +3,7 @@
  * Per-thread pseudo-random numbers (splitmix64): each thread's stream is a
  * function of --seed and its identity only, so a seed repeats the choices.
  */
-#include "../core/run.h"
+#include "random.h"
 
 void torture_rand_seed(struct torture_rand *r, uint64_t seed, uint64_t stream)
 {

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Accounted callbacks (core/callbacks.c).
+ */
+#ifndef TORTURE_CORE_CALLBACKS_H
+#define TORTURE_CORE_CALLBACKS_H
+
+#include <rcutorture/flavor.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+struct torture_run;
+
+/* --- accounted callbacks (torture/callbacks.c) --- */
+#define TORTURE_CB_WITNESSES 4
+enum { TORTURE_CB_IDLE, TORTURE_CB_POSTED };
+
+/*
+ * Every callback the harness posts goes through this layer, which checks
+ * that it is invoked exactly once and not before a grace period: at post
+ * time it notes up to four readers that are inside a read-side section
+ * (their section counters); if one of them is still inside that same
+ * section when the callback runs, the grace period was too short.
+ */
+struct torture_cb {
+	struct rcut_head rh;
+	struct torture_run *run; /* set at post: the invocation's context */
+	_Atomic int state;	 /* posted or idle */
+	const char *kind;	 /* for messages: "element aging", ... */
+	void *owner;		 /* the object this callback belongs to */
+	void (*fn)(struct torture_cb *cb);
+	_Atomic uint64_t posted_ns; /* read by the watchdog */
+	int cpu; /* simulated CPU it was posted from, or -1 */
+	int nwitness;
+	struct {
+		int reader;
+		uint64_t section;
+	} witness[TORTURE_CB_WITNESSES];
+};
+
+/* Post cb through the flavor's call(); fn(cb) runs after a grace period. */
+void torture_cb_post(struct torture_run *run, struct torture_cb *cb,
+		     const char *kind, void (*fn)(struct torture_cb *cb));
+/* Callbacks posted and not (yet) invoked. */
+int64_t torture_cbs_in_flight(struct torture_run *run);
+
+#endif /* TORTURE_CORE_CALLBACKS_H */

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The run's clock and stop-aware sleeps (core/clock.c): no torture
+ * thread sleeps past the stop.
+ */
+#ifndef TORTURE_CORE_CLOCK_H
+#define TORTURE_CORE_CLOCK_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+struct torture_run;
+
+/* --- time (torture/time.c) --- */
+struct torture_clock {
+	uint64_t start_ns;	  /* when the threads started */
+	_Atomic uint64_t stop_ns; /* when the stop began, 0 before */
+};
+
+uint64_t torture_now_ns(void); /* CLOCK_MONOTONIC */
+/* Since the threads started, up to the stop once the run is stopping. */
+uint64_t torture_elapsed_ns(struct torture_run *run);
+void torture_mark_start(struct torture_run *run);
+void torture_mark_stop(struct torture_run *run);
+/* Sleep ns, waking at least every 10 ms to notice the stop flag. */
+void torture_sleep_ns(struct torture_run *run, uint64_t ns);
+/* Sleep ns even while stopping: for waits a grace period depends on. */
+void torture_nap_ns(uint64_t ns);
+/* Busy-wait ns (inside read sections), also noticing the stop flag. */
+void torture_spin_ns(struct torture_run *run, uint64_t ns);
+
+#endif /* TORTURE_CORE_CLOCK_H */

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The counters every thread adds to (the kernel's rtc, rta, rtbe, ...),
+ * and the two ways of adding: owned (one writer) and shared.
+ */
+#ifndef TORTURE_CORE_COUNTERS_H
+#define TORTURE_CORE_COUNTERS_H
+
+#include "../config/config.h"
+#include "../../report/snapshot.h"
+#include <stdatomic.h>
+#include <stdint.h>
+
+/* Add to a counter only its owning thread writes: no locked instruction. */
+static inline void counter_inc_owned(_Atomic uint64_t *c)
+{
+	atomic_store_explicit(c,
+			      atomic_load_explicit(c, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+}
+
+/* Add to a counter several threads write. */
+static inline void counter_inc(_Atomic uint64_t *c)
+{
+	atomic_fetch_add_explicit(c, 1, memory_order_relaxed);
+}
+
+/* --- counters shared by all threads (torture/stats.c) --- */
+struct torture_counters {
+	_Atomic uint64_t ver, rta, rtaf, rtf, rtmbe;
+	_Atomic uint64_t mbchk_fail, mbchk_tries;
+	_Atomic uint64_t rtbe, barrier_ok, barrier_attempts;
+	_Atomic uint64_t barrier_ns_sum, barrier_ns_max; /* barrier test */
+	_Atomic uint64_t read_exits;
+	_Atomic uint64_t wcount[RCUT_HIST_LEN];
+	_Atomic uint64_t sync_gps; /* GP waits completed by the harness */
+	_Atomic uint64_t writer_gps[RCUT_GP_NKINDS]; /* writer's GP kinds */
+	_Atomic uint64_t cbs_posted, cbs_invoked, cbs_early, cbs_dup;
+	_Atomic uint64_t migrations; /* threads moved off unusable CPUs */
+	_Atomic uint64_t floods;     /* callback floods completed */
+};
+
+#endif /* TORTURE_CORE_COUNTERS_H */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Failures (core/failure.c): the first one is kept for the report.
+ */
+#ifndef TORTURE_CORE_FAILURE_H
+#define TORTURE_CORE_FAILURE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct torture_run;
+
+/* --- failures (torture/failure.c) --- */
+struct torture_failures {
+	pthread_mutex_t lock;
+	bool failed;
+	uint64_t first_ns;	 /* the first failure: when, ... */
+	const char *first_check; /* ... and which check caught it */
+	atomic_bool internal;	 /* the harness itself failed */
+};
+
+/*
+ * Record a failure: the first one's time and check are kept for the final
+ * report and its details printed at once; with --stop-on-failure the run
+ * stops.  Callable from any thread, including flavor callbacks.
+ */
+void torture_failure(struct torture_run *run, const char *check,
+		     const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The harness itself failed (cannot bind a CPU, ...): stop, exit 5. */
+void torture_internal_error(struct torture_run *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+bool torture_had_internal_error(struct torture_run *run);
+/* Time and name of the first failure; false if none was seen. */
+bool torture_first_failure(struct torture_run *run, uint64_t *at_ns,
+			   const char **check);
+
+#endif /* TORTURE_CORE_FAILURE_H */

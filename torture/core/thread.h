@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Torture threads (core/threads.c): the table, the start gate, the
+ * calling thread's identity and the progress the watchdog looks at.
+ */
+#ifndef TORTURE_CORE_THREAD_H
+#define TORTURE_CORE_THREAD_H
+
+#include "counters.h"
+#include "../util/random.h"
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct torture_run;
+
+/* --- threads (torture/threads.c) --- */
+struct torture_thread {
+	struct torture_run *run; /* the run it belongs to */
+	const char *kind;	 /* "reader", "writer", "fakewriter", ... */
+	int id;			 /* index among threads of its kind */
+	void (*fn)(struct torture_thread *t);
+	pthread_t tid;
+	_Atomic pid_t os_tid; /* its kernel thread ID, once it runs */
+	bool created;
+	atomic_bool exited;
+	struct torture_rand rand;
+	int cpu; /* the simulated CPU it is (or was last) on */
+	/* Odd while inside a read-side section (callback witnesses). */
+	_Atomic uint64_t section;
+	/* Watchdog: bumped as the thread gets on; what it is waiting in. */
+	_Atomic uint64_t progress;
+	const char *_Atomic op;
+	_Atomic uint64_t op_since_ns;
+	uint64_t wd_seen, wd_since_ns; /* the watchdog's own bookkeeping */
+	/* Its backtrace, written by itself on request (watchdog.c). */
+	char *bt;
+	atomic_bool bt_done;
+	/* Per-reader histograms, written only by the owning thread. */
+	_Atomic uint64_t pipe[RCUT_HIST_LEN];
+	_Atomic uint64_t batch[RCUT_HIST_LEN];
+	_Atomic uint64_t reads;
+};
+
+/*
+ * The run's threads.  The gate holds every new thread back, once it is
+ * on its CPU, until the gate opens: no thread loops while the main thread
+ * is still creating the others.
+ */
+struct torture_threads {
+	struct torture_thread *t; /* the table: n used of cap */
+	int n, cap;
+	/* The readers, for callback witnesses and the rtmbkf check. */
+	struct torture_thread **readers;
+	int nreaders;
+	_Atomic int next_cpu; /* initial placement: round robin */
+	pthread_mutex_t gate_lock;
+	pthread_cond_t gate_cond;
+	bool gate_open;
+};
+
+/* The calling torture thread, NULL in other threads. */
+struct torture_thread *torture_self(void);
+
+/* The calling thread got on with its work (the watchdog looks at this). */
+static inline void torture_progress(void)
+{
+	struct torture_thread *t = torture_self();
+
+	if (t)
+		counter_inc_owned(&t->progress);
+}
+
+/* The calling thread enters / leaves a flavor call that may block. */
+void torture_op_begin(const char *op);
+void torture_op_end(void);
+
+/* The next thread started goes on simulated CPU 0, the next on 1, ... */
+void torture_threads_reset_placement(struct torture_run *run);
+/*
+ * Create a thread of the given kind in slot t; it waits at the gate
+ * before fn.  -1 (and errno) if it could not be created.
+ */
+int torture_thread_start(struct torture_run *run, struct torture_thread *t,
+			 const char *kind, int id,
+			 void (*fn)(struct torture_thread *t));
+/* Let the threads waiting at the gate (and every later one) run fn. */
+void torture_gate_open(struct torture_run *run);
+/* Join t if it exits by deadline_ns (monotonic); false if it did not. */
+bool torture_thread_join(struct torture_thread *t, uint64_t deadline_ns);
+
+#endif /* TORTURE_CORE_THREAD_H */

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The torture test's thread bodies: each takes its struct
+ * torture_thread and reaches the run through t->run.
+ */
+#ifndef TORTURE_THREADS_THREADS_H
+#define TORTURE_THREADS_THREADS_H
+
+#include "../core/run.h"
+#include <stdbool.h>
+
+/* Thread bodies. */
+void torture_reader(struct torture_thread *t);
+void torture_read_exit(struct torture_thread *t);
+/* One read-side section with all checks; false if nothing to read yet. */
+bool torture_one_read(struct torture_thread *t);
+
+void torture_writer(struct torture_thread *t);
+void torture_fakewriter(struct torture_thread *t);
+void torture_onoff(struct torture_thread *t);
+void torture_fwd_progress(struct torture_thread *t);
+void torture_stutter(struct torture_thread *t);
+void torture_shuffle(struct torture_thread *t);
+/* Called by every torture loop: wait while the stutter pauses the test. */
+void torture_stutter_wait(struct torture_thread *t);
+
+void torture_barrier_poster(struct torture_thread *t);
+void torture_barrier_driver(struct torture_thread *t);
+int torture_barrier_init(struct torture_run *run);
+void torture_barrier_cleanup(struct torture_run *run);
+
+#endif /* TORTURE_THREADS_THREADS_H */
