@@ -95,7 +95,7 @@ static int parse_dur(struct parse_ctx *ctx, const struct rcut_opt *o,
 	if (rcut_parse_duration(arg, out))
 		return fail(
 			ctx,
-			"--%s: '%s' is not a duration; expected a number with optional suffix ms, s, m, h or d (up to 365d)",
+			"--%s: '%s' is not a duration; expected a number with optional suffix ns, us, ms, s, m, h or d (up to 365d)",
 			o->name, arg);
 	if (o->range &&
 	    (*out < (uint64_t)o->min || (o->max && *out > (uint64_t)o->max)))

@@ -125,8 +125,8 @@ const struct rcut_opt *rcut_opt_find(const char *name);
 
 /*
  * The row rcutorture.NAME=VALUE sets (NAME is len bytes): a row's kernel
- * spelling, or its name or alias with underscores for dashes; never an
- * action.  NULL if none; *dashed gets NAME with dashes (for messages).
+ * spelling, its name or alias with underscores for dashes, or the key a
+ * Start/End line prints it under (minruntime); never an action.  NULL if none; *dashed gets NAME with dashes (for messages).
  */
 const struct rcut_opt *rcut_opt_find_kernel(const char *name, size_t len,
 					    char *dashed, size_t dashed_len);
