@@ -164,12 +164,14 @@ check: deps
 
 # The binary, its man page, the plugin ABI header with a pkg-config file
 # for plugin builds, the scenario files with their batch runner
-# (bin/rcutorture-run-scenarios) and the example plugin's source.
+# (bin/rcutorture-run-scenarios), the example plugin's source and the
+# README (--help sends bug reports to it).
 # PREFIX is where they will live, built into the binary and the .pc file;
 # DESTDIR only stages them (packaging) and is in no installed file.
 SHARE := $(DESTDIR)$(PREFIX)/share/rcutorture
 SCENARIOS := $(filter-out %~,$(wildcard ci/scenarios/*))
 PC_DIR := $(DESTDIR)$(PREFIX)/share/pkgconfig
+DOC_DIR := $(DESTDIR)$(PREFIX)/share/doc/rcutorture
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/include/rcutorture $(PC_DIR) $(SHARE)/scenarios $(SHARE)/examples
@@ -181,13 +183,15 @@ install: all
 	chmod 644 $(PC_DIR)/rcutorture.pc
 	install -m 644 $(SCENARIOS) $(SHARE)/scenarios/
 	install -m 644 ci/plugins/example_rcu.c $(SHARE)/examples/example_rcu.c
+	install -d $(DOC_DIR)
+	install -m 644 README.md $(DOC_DIR)/README.md
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/$(BIN) $(DESTDIR)$(PREFIX)/bin/$(BIN)-run-scenarios
 	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture.1
 	rm -f $(DESTDIR)$(PREFIX)/include/rcutorture/flavor.h $(PC_DIR)/rcutorture.pc
-	rm -f $(addprefix $(SHARE)/scenarios/,$(notdir $(SCENARIOS))) $(SHARE)/examples/example_rcu.c
-	-rmdir $(DESTDIR)$(PREFIX)/include/rcutorture $(SHARE)/scenarios $(SHARE)/examples $(SHARE)
+	rm -f $(addprefix $(SHARE)/scenarios/,$(notdir $(SCENARIOS))) $(SHARE)/examples/example_rcu.c $(DOC_DIR)/README.md
+	-rmdir $(DESTDIR)$(PREFIX)/include/rcutorture $(SHARE)/scenarios $(SHARE)/examples $(SHARE) $(DOC_DIR)
 
 format:
 	clang-format -i $(SRCS) $(UNIT_SRCS) $(wildcard */*.h ci/bench/*.[ch] ci/plugins/*.c ci/fuzz/*.c include/rcutorture/*.h)

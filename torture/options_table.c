@@ -134,6 +134,7 @@ const struct rcut_opt rcut_opts[] = {
 	  F(nreaders),
 	  .min = 0,
 	  .max = RCUT_MAX_THREADS,
+	  .range = "an integer from 1 to 4096 (--test scale: 0 to 4096)",
 	  .def = -1,
 	  .group = RCUT_GROUP_THREADS,
 	  .help = "Reader threads, 1 to 4096; --test scale: load readers, 0 to 4096 (default: one per online CPU; --test ref: three quarters of them, at least 1)",

@@ -85,7 +85,9 @@ struct rcut_opt {
 	size_t count_off; /* RCUT_OPT_LIST: its int count */
 	int max_n;	  /* RCUT_OPT_LIST: most entries */
 	long long min, max;
-	const char *range; /* DURATION with a range: "100ms to 1d" */
+	/* DURATION with a range: "100ms to 1d"; COUNT: the errors' text
+	 * when [min, max] is not the whole story (it depends on --test) */
+	const char *range;
 	const char *empty; /* STRING: the error for "", after "--NAME: " */
 	const char *const *names; /* CHOICE: the values, NULL-ended */
 	long long def;	     /* default: FLAG, COUNT, DURATION, INT, CHOICE */

@@ -23,7 +23,7 @@ t_install_build_a_plugin_with_pkg_config_and_torture_it() {
 	make_here install DESTDIR="$dest" PREFIX=/usr
 	for f in bin/rcutorture bin/rcutorture-run-scenarios share/man/man1/rcutorture.1 \
 		include/rcutorture/flavor.h share/pkgconfig/rcutorture.pc \
-		share/rcutorture/examples/example_rcu.c; do
+		share/rcutorture/examples/example_rcu.c share/doc/rcutorture/README.md; do
 		[[ -f $dest/usr/$f ]] || die "make install did not install $f"
 	done
 	for s in ci/scenarios/*; do
