@@ -12,10 +12,12 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes -Werror=implicit-function-declaration
 JSONC_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
 JSONC_LIBS := $(or $(shell pkg-config --libs json-c 2>/dev/null),-ljson-c)
-# Where --scenario NAME looks besides $$RCUTORTURE_SCENARIO_DIR and the
-# installed share/rcutorture/scenarios next to the binary (cmd/scenario.c).
-DIR_CFLAGS := -DRCUT_SOURCE_DIR='"$(CURDIR)"' -DRCUT_PREFIX='"$(PREFIX)"'
-ALL_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -MMD -MP -DRCUT_VERSION='"$(VERSION)"' $(DIR_CFLAGS) $(JSONC_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
+# Where --scenario NAME looks besides $$RCUTORTURE_SCENARIO_DIR
+# (cmd/scenario.c): the binary built here, in the source tree's
+# ci/scenarios; the one make install copies ($(BUILD)/install/, below), in
+# PREFIX/share/rcutorture/scenarios.  The unit tests find man/ here too.
+SRC_DIR_CFLAGS := -DRCUT_SOURCE_DIR='"$(CURDIR)"'
+ALL_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -MMD -MP -DRCUT_VERSION='"$(VERSION)"' $(JSONC_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
 LIBS := -lurcu-memb -lurcu-mb -lurcu-signal -lurcu-qsbr -lurcu-bp -lurcu-common -lhwloc -lunwind $(JSONC_LIBS) -ldl -lm -pthread
 # Plugins call rcut_current_cpu(), rcut_nr_cpus() and the race points
 # (rcut_race_delay(), rcut_race_enabled): export just those.
@@ -33,6 +35,8 @@ BENCH_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard ci/bench/*.c))
 BENCH_LOOP := $(BUILD)/bench/urcu_loop
 UNIT_BINS := $(UNIT_SRCS:ci/unit/%.c=$(BUILD)/unit/%)
 BIN := rcutorture
+INSTALL_BIN := $(BUILD)/install/$(BIN)
+PREFIX_STAMP := $(BUILD)/install/prefix
 
 ifeq ($(BUILD),build)
 OUT := $(BIN)
@@ -40,14 +44,16 @@ else
 OUT := $(BUILD)/$(BIN)
 endif
 
-.PHONY: all unit plugins run check deps install uninstall format clean bench fuzz
+.PHONY: all unit plugins run check deps install uninstall format clean bench fuzz FORCE
 
-all: $(OUT)
+all: $(OUT) $(INSTALL_BIN)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	@$(CC) $(ALL_CFLAGS) $(FILE_CFLAGS) -c $< -o $@
+
+$(BUILD)/cmd/scenario.o: FILE_CFLAGS := $(SRC_DIR_CFLAGS)
 
 $(BUILD)/librcut.a: $(OBJS)
 	@rm -f $@
@@ -60,7 +66,24 @@ $(OUT): $(BUILD)/cmd/main.o $(BUILD)/librcut.a flavors/plugin.dynlist
 $(BUILD)/unit/%: ci/unit/%.c $(BUILD)/librcut.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+	@$(CC) $(ALL_CFLAGS) $(SRC_DIR_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+
+# The binary make install copies: cmd/scenario.c built again with PREFIX
+# (never DESTDIR, which only install uses) and without the source tree,
+# linked ahead of librcut.a so that the archive's scenario.o is not used.
+# The stamp holds the PREFIX it was built for: a new PREFIX rebuilds it.
+$(PREFIX_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(PREFIX)' ]; then printf '%s\n' '$(PREFIX)' >$@; fi
+
+$(BUILD)/install/scenario.o: cmd/scenario.c $(PREFIX_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@ (PREFIX=$(PREFIX))"
+	@$(CC) $(ALL_CFLAGS) -DRCUT_PREFIX='"$(PREFIX)"' -c $< -o $@
+
+$(INSTALL_BIN): $(BUILD)/cmd/main.o $(BUILD)/install/scenario.o $(BUILD)/librcut.a flavors/plugin.dynlist
+	@echo "  LD      $@"
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(EXPORT_LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LIBS)
 
 unit: $(UNIT_BINS)
 
@@ -146,26 +169,35 @@ check: deps
 	PLUGINS=$(PLUGIN_DIR) ci/run-tests --bin ./$(BIN) --san-bin build-san/$(BIN) --unit-dir $(BUILD)/unit --fuzz-bin $(FUZZ_BIN)
 
 # The binary, its man page, the plugin ABI header with a pkg-config file
-# for plugin builds, the scenario files and the example plugin's source.
+# for plugin builds, the scenario files with their batch runner
+# (bin/rcutorture-run-scenarios), the example plugin's source and the
+# README (--help sends bug reports to it).
+# PREFIX is where they will live, built into the binary and the .pc file;
+# DESTDIR only stages them (packaging) and is in no installed file.
 SHARE := $(DESTDIR)$(PREFIX)/share/rcutorture
 SCENARIOS := $(filter-out %~,$(wildcard ci/scenarios/*))
 PC_DIR := $(DESTDIR)$(PREFIX)/share/pkgconfig
+DOC_DIR := $(DESTDIR)$(PREFIX)/share/doc/rcutorture
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/include/rcutorture $(PC_DIR) $(SHARE)/scenarios $(SHARE)/examples
-	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/$(BIN)
+	install -m 755 $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/bin/$(BIN)
+	install -m 755 ci/run-scenarios $(DESTDIR)$(PREFIX)/bin/$(BIN)-run-scenarios
 	install -m 644 man/rcutorture.1 $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture.1
 	install -m 644 include/rcutorture/flavor.h $(DESTDIR)$(PREFIX)/include/rcutorture/flavor.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' rcutorture.pc.in >$(PC_DIR)/rcutorture.pc
 	chmod 644 $(PC_DIR)/rcutorture.pc
 	install -m 644 $(SCENARIOS) $(SHARE)/scenarios/
 	install -m 644 ci/plugins/example_rcu.c $(SHARE)/examples/example_rcu.c
+	install -d $(DOC_DIR)
+	install -m 644 README.md $(DOC_DIR)/README.md
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/$(BIN) $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/$(BIN) $(DESTDIR)$(PREFIX)/bin/$(BIN)-run-scenarios
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture.1
 	rm -f $(DESTDIR)$(PREFIX)/include/rcutorture/flavor.h $(PC_DIR)/rcutorture.pc
-	rm -f $(addprefix $(SHARE)/scenarios/,$(notdir $(SCENARIOS))) $(SHARE)/examples/example_rcu.c
-	-rmdir $(DESTDIR)$(PREFIX)/include/rcutorture $(SHARE)/scenarios $(SHARE)/examples $(SHARE)
+	rm -f $(addprefix $(SHARE)/scenarios/,$(notdir $(SCENARIOS))) $(SHARE)/examples/example_rcu.c $(DOC_DIR)/README.md
+	-rmdir $(DESTDIR)$(PREFIX)/include/rcutorture $(SHARE)/scenarios $(SHARE)/examples $(SHARE) $(DOC_DIR)
 
 format:
 	clang-format -i $(SRCS) $(UNIT_SRCS) $(HDRS) $(wildcard ci/bench/*.[ch] ci/plugins/*.c ci/mutants/*.[ch] ci/fuzz/*.c)
@@ -173,4 +205,4 @@ format:
 clean:
 	rm -rf build build-san build-fuzz $(BIN)
 
--include $(OBJS:.o=.d) $(BUILD)/cmd/main.d $(BENCH_OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(BUILD)/cmd/main.d $(BUILD)/install/scenario.d $(BENCH_OBJS:.o=.d)

@@ -78,8 +78,9 @@ static int run(struct rcut_config *cfg)
 		fprintf(stderr, "rcutorture: %s\n", err);
 		return RCUT_EXIT_USAGE;
 	}
-	if (cfg->json_path && !cfg->dry_run &&
-	    rcut_json_open(cfg->json_path, err, sizeof(err))) {
+	if (cfg->json_path &&
+	    (cfg->dry_run ? rcut_json_check(cfg->json_path, err, sizeof(err)) :
+			    rcut_json_open(cfg->json_path, err, sizeof(err)))) {
 		rcut_one_line(err);
 		fprintf(stderr, "rcutorture: %s\n", err);
 		return RCUT_EXIT_USAGE;
@@ -87,6 +88,23 @@ static int run(struct rcut_config *cfg)
 	if (cfg->test == RCUT_TEST_SCALE)
 		return scale_run(cfg, flavor);
 	return torture_test_run(cfg, flavor);
+}
+
+/*
+ * A report that could not be written (stdout full or closed, the --json
+ * document cut short) is an internal error: the caller cannot trust what
+ * it got, whatever the verdict was.
+ */
+static int check_output(int status)
+{
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		fprintf(stderr,
+			"rcutorture: writing the report to standard output failed\n");
+		return RCUT_EXIT_INTERNAL;
+	}
+	if (rcut_json_write_failed())
+		return RCUT_EXIT_INTERNAL;
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -119,5 +137,5 @@ int main(int argc, char **argv)
 		break;
 	}
 	rcut_config_release(&cfg);
-	return status;
+	return check_output(status);
 }

@@ -27,7 +27,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-const char *argp_program_bug_address = "the rcutorture issue tracker";
+/* argp prints "Report bugs to %s." at the end of --help. */
+const char *argp_program_bug_address =
+	"the project's issue tracker: see \"Reporting bugs\" in README.md\n"
+	"(PREFIX/share/doc/rcutorture/README.md when installed) for where and\n"
+	"what to include";
 
 static const char doc[] =
 	"Torture-test and benchmark a userspace RCU implementation.\n\n"
@@ -77,15 +81,22 @@ static bool given(const struct parse_ctx *ctx, const char *name)
 	return o && ctx->given[o - rcut_opts];
 }
 
-static int parse_count(struct parse_ctx *ctx, const char *opt, const char *arg,
-		       long min, long max, long *out)
+/*
+ * An integer in the row's [min, max]; the error states the row's range
+ * text if it has one (a range that depends on --test), else min to max.
+ */
+static int parse_count(struct parse_ctx *ctx, const struct rcut_opt *o,
+		       const char *arg, long *out)
 {
-	if (rcut_parse_long(arg, min, max, out))
-		return fail(
-			ctx,
-			"--%s: '%s' is not valid; expected an integer from %ld to %ld",
-			opt, arg, min, max);
-	return 0;
+	if (!rcut_parse_long(arg, (long)o->min, (long)o->max, out))
+		return 0;
+	if (o->range)
+		return fail(ctx, "--%s: '%s' is not valid; expected %s",
+			    o->name, arg, o->range);
+	return fail(
+		ctx,
+		"--%s: '%s' is not valid; expected an integer from %lld to %lld",
+		o->name, arg, o->min, o->max);
 }
 
 /* A duration, within the row's range if it has one. */
@@ -95,7 +106,7 @@ static int parse_dur(struct parse_ctx *ctx, const struct rcut_opt *o,
 	if (rcut_parse_duration(arg, out))
 		return fail(
 			ctx,
-			"--%s: '%s' is not a duration; expected a number with optional suffix ms, s, m, h or d (up to 365d)",
+			"--%s: '%s' is not a duration; expected a number with optional suffix ns, us, ms, s, m, h or d (up to 365d)",
 			o->name, arg);
 	if (o->range &&
 	    (*out < (uint64_t)o->min || (o->max && *out > (uint64_t)o->max)))
@@ -153,8 +164,7 @@ static int apply_typed(struct parse_ctx *ctx, const struct rcut_opt *o,
 		*(bool *)v = true;
 		return 0;
 	case RCUT_OPT_COUNT:
-		return parse_count(ctx, o->name, arg, (long)o->min,
-				   (long)o->max, v);
+		return parse_count(ctx, o, arg, v);
 	case RCUT_OPT_DURATION:
 		return parse_dur(ctx, o, arg, v);
 	case RCUT_OPT_U64:

@@ -14,17 +14,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#ifndef RCUT_PREFIX
-#define RCUT_PREFIX "/usr/local"
-#endif
 
 #define EXPECT_TAG "#EXPECT:"
 
@@ -199,40 +194,28 @@ int rcut_scenario_parse(struct rcut_scenario *s, const char *file,
 	return ret;
 }
 
-/* dirname of the running executable, or "" if unknown. */
-static void exe_dir(char *buf, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	buf[0] = '\0';
-	if (n <= 0)
-		return;
-	exe[n] = '\0';
-	snprintf(buf, len, "%s", dirname(exe));
-}
+/*
+ * The build decides where the scenarios are, not the binary's location:
+ * the binary in the source tree is built with RCUT_SOURCE_DIR and reads
+ * the tree's ci/scenarios; the one make install copies is built with
+ * RCUT_PREFIX alone (the PREFIX of that make, never DESTDIR) and reads
+ * PREFIX/share/rcutorture/scenarios.  See the Makefile.
+ */
+#if defined(RCUT_SOURCE_DIR)
+#define BUILT_IN_SCENARIO_DIR RCUT_SOURCE_DIR "/ci/scenarios"
+#elif defined(RCUT_PREFIX)
+#define BUILT_IN_SCENARIO_DIR RCUT_PREFIX "/share/rcutorture/scenarios"
+#else
+#define BUILT_IN_SCENARIO_DIR "" /* a test build: the environment only */
+#endif
 
 void rcut_scenario_dirs(char *buf, size_t len)
 {
 	const char *env = getenv(RCUT_SCENARIO_ENV);
-	char dir[PATH_MAX];
-	size_t used;
+	bool both = env && env[0] && BUILT_IN_SCENARIO_DIR[0];
 
-	buf[0] = '\0';
-	if (env && env[0])
-		snprintf(buf, len, "%s:", env);
-	exe_dir(dir, sizeof(dir));
-	used = strlen(buf);
-	if (dir[0])
-		snprintf(buf + used, len - used,
-			 "%s/../share/rcutorture/scenarios:", dir);
-#ifdef RCUT_SOURCE_DIR
-	used = strlen(buf);
-	snprintf(buf + used, len - used, "%s/ci/scenarios:", RCUT_SOURCE_DIR);
-#endif
-	used = strlen(buf);
-	snprintf(buf + used, len - used, "%s/share/rcutorture/scenarios",
-		 RCUT_PREFIX);
+	snprintf(buf, len, "%s%s%s", env ? env : "", both ? ":" : "",
+		 BUILT_IN_SCENARIO_DIR);
 }
 
 int rcut_scenario_find(const char *arg, char *path, size_t len, char *err,

@@ -59,9 +59,9 @@ int rcut_scenario_load(struct rcut_scenario *s, const char *arg, char *err,
 
 /*
  * The scenario directories searched for a NAME, colon-separated, in
- * order: $RCUTORTURE_SCENARIO_DIR (itself colon-separated), the installed
- * <exe>/../share/rcutorture/scenarios, the source tree's ci/scenarios and
- * PREFIX/share/rcutorture/scenarios.
+ * order: $RCUTORTURE_SCENARIO_DIR (itself colon-separated), then the
+ * source tree's ci/scenarios for the binary built in the tree, or
+ * PREFIX/share/rcutorture/scenarios for the installed one.
  */
 void rcut_scenario_dirs(char *buf, size_t len);
 

@@ -85,23 +85,39 @@ static void param_value(const struct rcut_param *p, char *buf, size_t len)
 		snprintf(buf, len, "%ld", *p->value);
 }
 
+/*
+ * The name column's width: the longest built-in name, or f's if longer,
+ * so that every description starts in the same column.
+ */
+static int name_width(const struct rcut_flavor *f)
+{
+	size_t w = strlen(f->name);
+
+	for (const struct rcut_flavor_entry *e = rcut_builtin_flavors;
+	     e->flavor; e++)
+		if (strlen(e->flavor->name) > w)
+			w = strlen(e->flavor->name);
+	return (int)w;
+}
+
 void rcut_flavor_list_one(FILE *out, const struct rcut_flavor *f,
 			  const char *const *aliases)
 {
 	char caps[160], value[64];
+	int w = name_width(f);
 
 	rcut_flavor_caps(f, caps, sizeof(caps));
-	fprintf(out, "%-10s %s\n", f->name, f->description);
-	fprintf(out, "%-10s   primitives: %s\n", "", caps);
+	fprintf(out, "%-*s %s\n", w, f->name, f->description);
+	fprintf(out, "%-*s   primitives: %s\n", w, "", caps);
 	if (aliases) {
-		fprintf(out, "%-10s   aliases:", "");
+		fprintf(out, "%-*s   aliases:", w, "");
 		for (const char *const *a = aliases; *a; a++)
 			fprintf(out, " %s", *a);
 		fputc('\n', out);
 	}
 	for (const struct rcut_param *p = f->params; p && p->name; p++) {
 		param_value(p, value, sizeof(value));
-		fprintf(out, "%-10s   %s.%s=%s: %s\n", "", f->name, p->name,
+		fprintf(out, "%-*s   %s.%s=%s: %s\n", w, "", f->name, p->name,
 			value, p->help);
 	}
 }

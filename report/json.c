@@ -10,6 +10,7 @@
 #include "verdict.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ static FILE *out;
 static struct rcut_snapshot *intervals;
 static size_t nintervals, intervals_cap;
 static uint64_t intervals_dropped;
+static bool write_failed;
 
 int rcut_json_open(const char *path, char *err, size_t errlen)
 {
@@ -48,6 +50,35 @@ int rcut_json_open(const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+int rcut_json_check(const char *path, char *err, size_t errlen)
+{
+	bool created = false;
+	int fd;
+
+	if (strcmp(path, "-") == 0)
+		return 0;
+	/* No O_TRUNC: a dry run leaves an existing file as it was. */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd >= 0)
+		created = true;
+	else if (errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "--json: cannot write '%s': %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	close(fd);
+	if (created)
+		unlink(path);
+	return 0;
+}
+
+bool rcut_json_write_failed(void)
+{
+	return write_failed;
 }
 
 bool rcut_json_enabled(void)
@@ -318,9 +349,11 @@ int rcut_json_write(const struct rcut_json_run *run)
 	if (fclose(out))
 		ret = -1;
 	out = NULL;
-	if (ret)
+	if (ret) {
 		fprintf(stderr, "rcutorture: --json: writing failed: %s\n",
 			strerror(errno));
+		write_failed = true;
+	}
 	json_object_put(doc);
 	free(intervals);
 	intervals = NULL;

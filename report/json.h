@@ -50,6 +50,16 @@ struct rcut_json_run {
  */
 int rcut_json_open(const char *path, char *err, size_t errlen);
 
+/*
+ * --dry-run: whether the destination could be opened for writing, without
+ * truncating it or leaving a file that was not there.  Returns 0, or -1
+ * with the same one-line reason as rcut_json_open().
+ */
+int rcut_json_check(const char *path, char *err, size_t errlen);
+
+/* Whether rcut_json_write() could not write the whole document. */
+bool rcut_json_write_failed(void);
+
 /* Whether rcut_json_open() succeeded and the document is not written. */
 bool rcut_json_enabled(void);
 

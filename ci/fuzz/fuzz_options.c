@@ -113,8 +113,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 1; i < argc; i++) {
 		if (rcut_parse_duration(argv[i], &u) == 0) {
 			char buf[32];
+			uint64_t back;
 
+			/* What the Start line prints must read back as itself. */
 			rcut_format_duration(u, buf, sizeof(buf));
+			if (rcut_parse_duration(buf, &back) || back != u)
+				abort();
 		}
 		(void)rcut_parse_long(argv[i], -5, 5, &l);
 		(void)rcut_parse_u64(argv[i], &u);

@@ -62,3 +62,63 @@ t_bench_compare_bad_input() {
 	expect_status 2
 	expect_err "is not a bench.json written by make bench"
 }
+
+# What the help promises: an empty, non-JSON, wrongly shaped or figureless
+# file is exit 2 with one line naming it, not "0 figures in both".
+t_bench_compare_rejects_empty_and_malformed_files() {
+	write_bench_pair
+	: >"$TEST_TMP/empty.json"
+	echo '{"scale": 1, "flavors": 2}' >"$TEST_TMP/shape.json"
+	echo '{"scale": [], "flavors": []}' >"$TEST_TMP/nofigures.json"
+	echo '{"scale": [], "flavors": []} {"scale": [], "flavors": []}' >"$TEST_TMP/two.json"
+	printf '{"scale": [' >"$TEST_TMP/cut.json"
+	local f
+	for f in empty shape nofigures two cut; do
+		compare "$TEST_TMP/old.json" "$TEST_TMP/$f.json"
+		expect_status 2
+		expect_err "^compare: '.*/$f.json' is not a bench.json written by make bench"
+		(($(wc -l <"$ERR") == 1)) || die "$f: expected a one-line error"
+		[[ ! -s $OUT ]] || die "$f: printed to stdout"
+		compare "$TEST_TMP/$f.json" "$TEST_TMP/new.json"
+		expect_status 2
+	done
+	compare "$TEST_TMP/old.json" "$TEST_TMP"
+	expect_status 2
+}
+
+# --fail-on-regression gates a pipeline: exit 1 naming what got worse (a
+# time that grew, a rate that fell), 0 for improvements and small changes.
+t_bench_compare_fail_on_regression() {
+	write_bench_pair
+	compare "$TEST_TMP/old.json" "$TEST_TMP/new.json" --fail-on-regression
+	expect_status 1
+	expect_out '^scale\.memb\.0r\.p50_us +1\.5 +3 +2 \*$'
+	expect_out '^Regressed beyond x1\.25: 1: scale\.memb\.0r\.p50_us$'
+	# The other way round p50 halved: an improvement, not a regression.
+	compare "$TEST_TMP/new.json" "$TEST_TMP/old.json" --fail-on-regression
+	expect_status 0
+	expect_out '^No regression beyond x1\.25$'
+	# The 4 % SRCU slowdown counts only under a tighter threshold.
+	compare "$TEST_TMP/old.json" "$TEST_TMP/new.json" --fail-on-regression --match '^srcu\.'
+	expect_status 0
+	compare "$TEST_TMP/old.json" "$TEST_TMP/new.json" --fail-on-regression --match '^srcu\.' --threshold 1.03
+	expect_status 1
+	expect_out '^Regressed beyond x1\.03: 1: srcu\.points\.final@250\.a\.seconds$'
+	# A rate that fell is a regression; one that rose is not; a count
+	# (nodelay) and a run length (flavors.*.seconds) are not judged.
+	cat >"$TEST_TMP/r1.json" <<'JSON'
+{ "flavors": [ { "flavor": "memb", "rcutorture": { "seconds": 3, "reads_per_s": 1000, "gps_per_s": 10 }, "ratio": { "reads": 0.5 } } ],
+  "scale": null, "srcu": { "points": [ { "label": "x", "a": { "nodelay": 10 } } ] } }
+JSON
+	cat >"$TEST_TMP/r2.json" <<'JSON'
+{ "flavors": [ { "flavor": "memb", "rcutorture": { "seconds": 9, "reads_per_s": 500, "gps_per_s": 30 }, "ratio": { "reads": 0.25 } } ],
+  "scale": null, "srcu": { "points": [ { "label": "x", "a": { "nodelay": 1 } } ] } }
+JSON
+	compare "$TEST_TMP/r1.json" "$TEST_TMP/r2.json" --fail-on-regression
+	expect_status 1
+	expect_out '^Regressed beyond x1\.25: 2: flavors\.memb\.ratio\.reads flavors\.memb\.rcutorture\.reads_per_s$'
+	# Without the option the exit stays 0 and no verdict line is added.
+	compare "$TEST_TMP/r1.json" "$TEST_TMP/r2.json"
+	expect_status 0
+	expect_no_out '^(Regressed|No regression)'
+}

@@ -137,3 +137,34 @@ t_list_flavors_shows_every_flavor() {
 	expect_out '^ +busted-cb.fault=early: '
 	expect_out '^exp=sync: '
 }
+
+# --list-flavors is a table: every description starts in one column, past
+# the longest name (busted-barrier and busted-hotplug overflowed a fixed
+# 10-character column), and every detail line is indented alike.
+t_list_flavors_columns_align() {
+	run --list-flavors
+	expect_status 0
+	awk '
+		/^$/ { exit }
+		/^[^ ]/ {
+			n++
+			if (length($1) > longest) longest = length($1)
+			match($0, /^[^ ]+ +/); col[n] = RLENGTH; line[n] = $0
+			next
+		}
+		{ match($0, /^ +/); indent[RLENGTH]++ }
+		END {
+			for (i = 1; i <= n; i++)
+				if (col[i] != longest + 1) {
+					print "description not in column " longest + 1 ": " line[i]
+					bad = 1
+				}
+			for (w in indent)
+				if (w != longest + 3) {
+					print indent[w] " detail lines indented " w ", not " longest + 3
+					bad = 1
+				}
+			if (n < 10) { print "only " n " flavors"; bad = 1 }
+			exit bad
+		}' "$OUT" >"$TEST_TMP/bad" || die "$(head -n 3 "$TEST_TMP/bad")"
+}

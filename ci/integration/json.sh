@@ -96,3 +96,54 @@ t_json_bad_destination() {
 	expect_status 2
 	expect_err '^rcutorture: --json: empty file name'
 }
+
+# A report that could not be written is an internal error (exit 5), with
+# one line on stderr saying so; the verdict alone must not reach CI as 0.
+t_json_write_error_exits_5() {
+	local dest
+	for dest in /dev/full /proc/version; do
+		[[ -e $dest ]] || continue
+		# Not root: /proc/version cannot even be opened, which is exit 2.
+		[[ $dest == /proc/version && $(id -u) != 0 ]] && continue
+		run --duration 1 --stat-interval 0 --json "$dest"
+		expect_status 5
+		expect_err "^rcutorture: --json: writing failed: "
+		(($(wc -l <"$ERR") == 1)) || die "$dest: not one line on stderr"
+	done
+	[[ -e /dev/full ]] || return 0
+	"$BIN" --duration 1 --stat-interval 0 --json - >/dev/full 2>"$ERR"
+	STATUS=$?
+	expect_status 5
+}
+
+t_text_report_write_error_exits_5() {
+	[[ -e /dev/full ]] || return 0
+	"$BIN" --duration 1 --stat-interval 0 >/dev/full 2>"$ERR"
+	STATUS=$?
+	expect_status 5
+	expect_err '^rcutorture: writing the report to standard output failed$'
+	(($(wc -l <"$ERR") == 1)) || die "not one line on stderr"
+	"$BIN" --help >/dev/full 2>"$ERR"
+	STATUS=$?
+	expect_status 5
+}
+
+# --dry-run checks the --json destination as a real run does (exit 2), and
+# leaves no file behind and an existing one untouched.
+t_json_dry_run_checks_destination() {
+	run --dry-run --json "$TEST_TMP/no/such/dir/x.json"
+	expect_status 2
+	expect_err "^rcutorture: --json: cannot write '.*/no/such/dir/x.json': No such file or directory$"
+	(($(wc -l <"$ERR") == 1)) || die "not one line"
+	[[ ! -s $OUT ]] || die "dry run printed before failing"
+	run --dry-run --json "$TEST_TMP"
+	expect_status 2
+	expect_err "^rcutorture: --json: cannot write '.*': Is a directory$"
+	run --dry-run --json "$TEST_TMP/new.json"
+	expect_status 0
+	[[ ! -e $TEST_TMP/new.json ]] || die "dry run created the JSON file"
+	echo keep >"$TEST_TMP/old.json"
+	run --dry-run --json "$TEST_TMP/old.json"
+	expect_status 0
+	[[ $(cat "$TEST_TMP/old.json") == keep ]] || die "dry run truncated an existing file"
+}

@@ -155,3 +155,17 @@ t_runner_reproduces_the_prcu_barrier_bug() {
 	expect_out '^PRCU01 +SUCCESS +SUCCESS '
 	expect_out '^PRCU-RFC2018 +FAILURE +FAILURE +[0-9]+ +[0-9.]+ +[0-9.]+ s: rtbe$'
 }
+
+# The runner reads the durations a dry run prints in every unit: 1500ns is
+# 1.5 us, not 1500 s, so the run's time limit (duration + 2 stall
+# timeouts + 60 s, in cmd) is 1 + 2 * 2 + 60 seconds.
+t_runner_reads_durations_in_every_unit() {
+	mkdir -p "$TEST_TMP/sc"
+	printf -- '--stall-timeout 1.5s --nreaders 1 --nfakewriters 0\n' >"$TEST_TMP/sc/TINY"
+	RCUTORTURE_SCENARIO_DIR=$TEST_TMP/sc runner --duration 0.0000015 --jobs 1 TINY
+	expect_status 0
+	expect_out '^TINY +SUCCESS +SUCCESS '
+	grep -q ' duration=1500ns ' "$TEST_TMP/res/TINY/console.log" || die "no duration=1500ns in the report"
+	[[ $(cat "$TEST_TMP/res/TINY/cmd") == "timeout -k 10 65 $BIN "* ]] ||
+		die "time limit: $(cat "$TEST_TMP/res/TINY/cmd")"
+}

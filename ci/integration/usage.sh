@@ -1,8 +1,27 @@
 # Integration tests: bad input exits 2 with one line, before any thread.
 
 t_bad_negative_count() {
-	bad_input "--nreaders: '-1' is not valid; expected an integer from 0 to 4096" --nreaders -1
+	bad_input "--nreaders: '-1' is not valid; expected an integer from 1 to 4096 \(--test scale: 0 to 4096\)$" --nreaders -1
 	bad_input "--nfakewriters" --nfakewriters -4
+}
+
+# Every message about --nreaders, and --help, gives one range per test:
+# 1 to 4096, 0 to 4096 for --test scale (one said 0 to 4096 for all).
+t_nreaders_range_is_the_same_in_every_message() {
+	local args range
+	for args in "--nreaders 0" "--nreaders -1" "--nreaders 5000" "rcutorture.nreaders=x" \
+		"--test ref --nreaders 0" "--test ref --nreaders 4097"; do
+		run $args --dry-run
+		expect_status 2
+		range=$(grep -o 'from [0-9]* to [0-9]*' "$ERR" | head -n 1)
+		[[ $range == "from 1 to 4096" ]] || die "'$args': range '$range': $(cat "$ERR")"
+	done
+	run --test scale --nreaders 4097
+	expect_status 2
+	expect_err "expected an integer from 1 to 4096 \(--test scale: 0 to 4096\)$"
+	"$BIN" --help >"$OUT"
+	tr -s ' \n' ' ' <"$OUT" | grep -q -- '--nreaders=N Reader threads, 1 to 4096; --test scale: load readers, 0 to 4096 ' ||
+		die "--help gives another range for --nreaders"
 }
 
 t_bad_unknown_flavor() {
@@ -66,4 +85,37 @@ t_bad_test_options() {
 	bad_input "--threads: --nreaders also sets the reader count" --test ref --threads 1,2 --nreaders 2
 	bad_input "--readdelay: '-1' is not valid" --test ref --readdelay -1
 	bad_input "parameter for flavor 'qsbr', which --flavor does not list" --test ref --flavor memb qsbr.x=1
+}
+
+# --help ends by saying where bugs go: the README's "Reporting bugs"
+# section, which exists (it said "the rcutorture issue tracker", no more).
+t_help_points_bug_reports_at_the_readme() {
+	run --help
+	expect_status 0
+	tail -n 4 "$OUT" | tr '\n' ' ' | grep -q 'Report bugs to .*see "Reporting bugs" in README.md' ||
+		die "--help does not point at the README: $(tail -n 3 "$OUT")"
+	grep -q '^## Reporting bugs$' README.md || die "README.md has no Reporting bugs section"
+	grep -q '^\.SH "REPORTING BUGS"$' man/rcutorture.1 || die "the man page has no REPORTING BUGS section"
+}
+
+# The README opens with its title, one sentence, then the two commands.
+t_readme_opens_with_title_sentence_and_commands() {
+	awk '
+		NR == 1 && $0 != "# rcutorture" { print "line 1 is not the title: " $0; exit 1 }
+		NR == 1 { state = "sentence"; next }
+		state == "sentence" && $0 == "" && text == "" { next }
+		state == "sentence" && $0 != "" { text = text " " $0; next }
+		state == "sentence" {
+			n = gsub(/[.!?]( |$)/, "&", text)
+			if (n != 1) { print "the opening paragraph has " n " sentences:" text; exit 1 }
+			state = "fence"; next
+		}
+		state == "fence" && $0 != "```" { print "no code block after the sentence: " $0; exit 1 }
+		state == "fence" { state = "run"; next }
+		state == "run" && $0 !~ /^make run / { print "first command is not make run: " $0; exit 1 }
+		state == "run" { state = "check"; next }
+		state == "check" && $0 !~ /^make check / { print "second command is not make check: " $0; exit 1 }
+		state == "check" { ok = NR; exit 0 }
+		END { if (!ok || ok > 40) { print "the commands are not in the first 40 lines"; exit 1 } }
+	' README.md >"$TEST_TMP/why" || die "README.md: $(cat "$TEST_TMP/why")"
 }

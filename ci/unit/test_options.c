@@ -290,7 +290,7 @@ static void bad_durations(void **state)
 {
 	(void)state;
 	assert_parse_error("--duration", "--duration", "10x");
-	assert_parse_error("suffix ms, s, m, h or d", "--duration", "soon");
+	assert_parse_error("suffix ns, us, ms, s, m, h or d", "--duration", "soon");
 	assert_parse_error("--stat-interval", "--stat-interval", "-1s");
 	assert_parse_error("--duration", "rcutorture.shutdown_secs=forever");
 }

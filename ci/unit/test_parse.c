@@ -29,6 +29,25 @@ static void durations_with_suffixes(void **state)
 	assert_true(ns == 0);
 }
 
+/* The units below a millisecond, which the Start/End lines print. */
+static void durations_in_us_and_ns(void **state)
+{
+	uint64_t ns;
+
+	(void)state;
+	assert_int_equal(rcut_parse_duration("100000ns", &ns), 0);
+	assert_true(ns == 100000);
+	assert_int_equal(rcut_parse_duration("250us", &ns), 0);
+	assert_true(ns == 250000);
+	assert_int_equal(rcut_parse_duration("1.5us", &ns), 0);
+	assert_true(ns == 1500);
+	assert_int_equal(rcut_parse_duration("0ns", &ns), 0);
+	assert_true(ns == 0);
+	assert_int_equal(rcut_parse_duration("31536000000000000ns", &ns), 0);
+	assert_int_equal(rcut_parse_duration("31536000000000001ns", &ns), -1);
+	assert_int_equal(rcut_parse_duration("31536000000001us", &ns), -1);
+}
+
 static void durations_with_fractions(void **state)
 {
 	uint64_t ns;
@@ -55,6 +74,9 @@ static void bad_durations(void **state)
 		"1e3",	 "0x10",
 		"366d",	 "99999999999999999999",
 		".",	 "1mss",
+		"1n",	 "1u",
+		"1nss",	 "1µs",
+		"ns",	 "us",
 	};
 	uint64_t ns = 42;
 
@@ -156,7 +178,19 @@ static void booleans(void **state)
 
 static void duration_format_round_trips(void **state)
 {
-	static const char *const texts[] = { "3s", "250ms", "120s", "0s" };
+	static const char *const texts[] = {
+		"3s",	  "250ms", "120s",   "0s",	 "100us",
+		"1500ns", "7ns",   "1001ms", "999999us", "1000000001ns"
+	};
+	static const uint64_t values[] = { 1,
+					   999,
+					   1000,
+					   100000,
+					   1000001,
+					   1500000000,
+					   123456789012345,
+					   365ULL * 86400 * NSEC_PER_SEC,
+					   365ULL * 86400 * NSEC_PER_SEC - 1 };
 	char buf[32];
 	uint64_t ns;
 
@@ -166,12 +200,20 @@ static void duration_format_round_trips(void **state)
 		rcut_format_duration(ns, buf, sizeof(buf));
 		assert_string_equal(buf, texts[i]);
 	}
+	/* Every printed value parses back as itself. */
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		rcut_format_duration(values[i], buf, sizeof(buf));
+		if (rcut_parse_duration(buf, &ns) || ns != values[i])
+			fail_msg("%llu ns printed as '%s' does not parse back",
+				 (unsigned long long)values[i], buf);
+	}
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(durations_with_suffixes),
+		cmocka_unit_test(durations_in_us_and_ns),
 		cmocka_unit_test(durations_with_fractions),
 		cmocka_unit_test(bad_durations),
 		cmocka_unit_test(duration_limit),

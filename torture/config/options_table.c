@@ -92,7 +92,7 @@ const struct rcut_opt rcut_opts[] = {
 	  .def = 30 * NSEC_PER_SEC,
 	  .tests = RCUT_T_TORTURE | RCUT_T_SCALE,
 	  .group = RCUT_GROUP_TEST,
-	  .help = "How long to run: a number with suffix ms, s, m, h or d; a bare number is seconds; 0 runs until SIGINT (default: 30s).  --test scale: measure at least this long after --holdoff; 0 ends at --min-samples",
+	  .help = "How long to run: a number with suffix ns, us, ms, s, m, h or d; a bare number is seconds; 0 runs until SIGINT (default: 30s).  --test scale: measure at least this long after --holdoff; 0 ends at --min-samples",
 	  AT(4, 5, 0),
 	  .line_key = { [RCUT_TEST_SCALE] = "minruntime" },
 	  .json_at = 4 },
@@ -133,6 +133,7 @@ const struct rcut_opt rcut_opts[] = {
 	  F(nreaders),
 	  .min = 0,
 	  .max = RCUT_MAX_THREADS,
+	  .range = "an integer from 1 to 4096 (--test scale: 0 to 4096)",
 	  .def = -1,
 	  .group = RCUT_GROUP_THREADS,
 	  .help = "Reader threads, 1 to 4096; --test scale: load readers, 0 to 4096 (default: one per online CPU; --test ref: three quarters of them, at least 1)",
@@ -607,6 +608,13 @@ const struct rcut_opt *rcut_opt_find_kernel(const char *name, size_t len,
 			o = &rcut_opts[i];
 	if (!o)
 		o = rcut_opt_find(dashed);
+	/* A key a Start line prints (minruntime) reads back as itself. */
+	for (int i = 0; i < rcut_nopts && !o; i++)
+		for (int t = 0; t < RCUT_NTESTS && !o; t++)
+			if (rcut_opts[i].line_key[t] &&
+			    strncmp(rcut_opts[i].line_key[t], name, len) == 0 &&
+			    rcut_opts[i].line_key[t][len] == '\0')
+				o = &rcut_opts[i];
 	return o && o->type != RCUT_OPT_ACTION ? o : NULL;
 }
 

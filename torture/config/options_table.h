@@ -86,7 +86,9 @@ struct rcut_opt {
 	size_t count_off; /* RCUT_OPT_LIST: its int count */
 	int max_n;	  /* RCUT_OPT_LIST: most entries */
 	long long min, max;
-	const char *range; /* DURATION with a range: "100ms to 1d" */
+	/* DURATION with a range: "100ms to 1d"; COUNT: the errors' text
+	 * when [min, max] is not the whole story (it depends on --test) */
+	const char *range;
 	const char *empty; /* STRING: the error for "", after "--NAME: " */
 	const char *const *names; /* CHOICE: the values, NULL-ended */
 	long long def;	     /* default: FLAG, COUNT, DURATION, INT, CHOICE */
@@ -126,8 +128,8 @@ const struct rcut_opt *rcut_opt_find(const char *name);
 
 /*
  * The row rcutorture.NAME=VALUE sets (NAME is len bytes): a row's kernel
- * spelling, or its name or alias with underscores for dashes; never an
- * action.  NULL if none; *dashed gets NAME with dashes (for messages).
+ * spelling, its name or alias with underscores for dashes, or the key a
+ * Start/End line prints it under (minruntime); never an action.  NULL if none; *dashed gets NAME with dashes (for messages).
  */
 const struct rcut_opt *rcut_opt_find_kernel(const char *name, size_t len,
 					    char *dashed, size_t dashed_len);

@@ -15,9 +15,14 @@ static const struct {
 	const char *suffix;
 	uint64_t ns;
 } duration_units[] = {
-	{ "ms", NSEC_PER_MSEC },       { "s", NSEC_PER_SEC },
-	{ "m", 60 * NSEC_PER_SEC },    { "h", 3600 * NSEC_PER_SEC },
-	{ "d", 86400 * NSEC_PER_SEC }, { "", NSEC_PER_SEC },
+	{ "ns", 1 },
+	{ "us", NSEC_PER_USEC },
+	{ "ms", NSEC_PER_MSEC },
+	{ "s", NSEC_PER_SEC },
+	{ "m", 60 * NSEC_PER_SEC },
+	{ "h", 3600 * NSEC_PER_SEC },
+	{ "d", 86400 * NSEC_PER_SEC },
+	{ "", NSEC_PER_SEC },
 };
 
 /*
@@ -146,6 +151,10 @@ int rcut_parse_bool(const char *text, bool *value)
 	return -1;
 }
 
+/*
+ * The largest unit that divides ns exactly, so that the text parses back
+ * (rcut_parse_duration) as the same number of nanoseconds.
+ */
 void rcut_format_duration(uint64_t ns, char *buf, unsigned long len)
 {
 	if (ns % NSEC_PER_SEC == 0)
@@ -154,6 +163,9 @@ void rcut_format_duration(uint64_t ns, char *buf, unsigned long len)
 	else if (ns % NSEC_PER_MSEC == 0)
 		snprintf(buf, len, "%llums",
 			 (unsigned long long)(ns / NSEC_PER_MSEC));
+	else if (ns % NSEC_PER_USEC == 0)
+		snprintf(buf, len, "%lluus",
+			 (unsigned long long)(ns / NSEC_PER_USEC));
 	else
 		snprintf(buf, len, "%lluns", (unsigned long long)ns);
 }

@@ -6,13 +6,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#define NSEC_PER_USEC 1000ULL
 #define NSEC_PER_MSEC 1000000ULL
 #define NSEC_PER_SEC 1000000000ULL
 
 /*
- * "1.5s", "200ms", "10m", "2h", "1d" or a bare number of seconds into
- * nanoseconds.  Returns 0, or -1 if the text is not a duration or exceeds
- * 365 days.
+ * "1.5s", "200ms", "10m", "2h", "1d", "250us", "100ns" or a bare number
+ * of seconds into nanoseconds (a fraction of a nanosecond is dropped).
+ * Returns 0, or -1 if the text is not a duration or exceeds 365 days.
  */
 int rcut_parse_duration(const char *text, uint64_t *ns);
 
@@ -38,7 +39,10 @@ int rcut_parse_bool(const char *text, bool *value);
  */
 void rcut_one_line(char *msg);
 
-/* Format ns as the shortest exact duration text ("1.5s", "200ms"). */
+/*
+ * Format ns exactly, in the largest whole unit ("3s", "1500ms", "100us",
+ * "7ns"); rcut_parse_duration() reads it back as ns.
+ */
 void rcut_format_duration(uint64_t ns, char *buf, unsigned long len);
 
 #endif /* CMD_PARSE_H */
