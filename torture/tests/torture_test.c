@@ -352,8 +352,8 @@ static void crash_report(struct torture_run *run)
 	write_json(run, RCUT_EXIT_INTERNAL, "CRASH", &s);
 }
 
-static int verdict(struct torture_run *run, const struct rcut_snapshot *s,
-		   bool stuck)
+int torture_test_verdict(struct torture_run *run, const struct rcut_snapshot *s,
+			 bool stuck)
 {
 	uint64_t at;
 	const char *check;
@@ -389,7 +389,7 @@ static int final_report(struct torture_run *run, bool stalled_run, bool drained)
 	rcut_report_stats(stdout, name, &s);
 	rcut_report_rates(stdout, name, &s);
 	print_first_failure(run);
-	status = verdict(run, &s, stalled_run);
+	status = torture_test_verdict(run, &s, stalled_run);
 	print_params(run, end_of_test[status]);
 	write_json(run, status, rcut_exit_name(status), &s);
 	return status;

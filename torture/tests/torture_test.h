@@ -16,4 +16,16 @@
 int torture_test_run(const struct rcut_config *cfg,
 		     const struct rcut_flavor *f);
 
+struct torture_run;
+struct rcut_snapshot;
+
+/*
+ * The exit status the final report announces for snapshot s: a stall
+ * (stuck) before an internal error, before a failure (by the snapshot's
+ * rules or recorded by a check), before a failed CPU hotplug attempt.
+ * Exported for the unit tests.
+ */
+int torture_test_verdict(struct torture_run *run, const struct rcut_snapshot *s,
+			 bool stuck);
+
 #endif /* TORTURE_TORTURE_TEST_H */

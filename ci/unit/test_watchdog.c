@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests: the watchdog's stall decision (torture/watchdog.c and the
+ * element pool's callback check in torture/elements.c).  A thread of the
+ * run's table whose progress counter stays put for longer than
+ * --stall-timeout is a stall, reported with its kind, id and the flavor
+ * call it is in; a thread that makes progress, or has exited, is not; an
+ * aging callback not invoked for the timeout is a stall.  The thread table
+ * holds no real threads: the watchdog only reads their counters.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../torture/torture.h"
+#include "fake_flavor.h"
+
+#define TIMEOUT_NS 2000000ULL /* --stall-timeout for these tests: 2 ms */
+#define PAST_TIMEOUT_NS 3000000ULL
+
+static struct torture_run run; /* a context, no run started */
+static struct rcut_config cfg;
+static struct torture_thread thr[2];
+static const struct rcut_flavor fake_flavor = {
+	.name = "fake",
+	.synchronize = fake_synchronize,
+	.call = fake_call,
+};
+static char what[256];
+
+static int setup(void **state)
+{
+	(void)state;
+	rcut_config_defaults(&cfg);
+	cfg.stall_timeout_ns = TIMEOUT_NS;
+	torture_run_init(&run, &cfg, &fake_flavor, "torture");
+	memset(thr, 0, sizeof(thr));
+	thr[0] = (struct torture_thread){ .run = &run, .kind = "writer" };
+	thr[1] = (struct torture_thread){ .run = &run,
+					  .kind = "reader",
+					  .id = 1 };
+	for (int i = 0; i < 2; i++)
+		thr[i].created = true; /* as if started: never exited */
+	run.threads.t = thr;
+	run.threads.n = 2;
+	memset(what, 0, sizeof(what));
+	fake_reset();
+	return 0;
+}
+
+static bool check(void)
+{
+	return torture_watchdog_check(&run, what, sizeof(what));
+}
+
+static void bump(int i)
+{
+	atomic_fetch_add(&thr[i].progress, 1);
+}
+
+/* Writer 0 blocked in a flavor call, reader 1 reading on. */
+static void stuck_thread_reported_with_its_op(void **state)
+{
+	(void)state;
+	atomic_store(&thr[0].op_since_ns, torture_now_ns());
+	atomic_store(&thr[0].op, "synchronize");
+	assert_false(check()); /* the first look only notes the counters */
+	torture_nap_ns(PAST_TIMEOUT_NS);
+	bump(1);
+	assert_true(check());
+	assert_non_null(strstr(what, "writer 0 stuck in synchronize for "));
+}
+
+/* No op: "made no progress"; the progressing writer is not the one. */
+static void thread_without_progress_is_a_stall(void **state)
+{
+	(void)state;
+	assert_false(check());
+	torture_nap_ns(PAST_TIMEOUT_NS);
+	bump(0);
+	assert_true(check());
+	assert_non_null(strstr(what, "reader 1 made no progress for "));
+}
+
+static void progressing_threads_are_no_stall(void **state)
+{
+	(void)state;
+	for (int round = 0; round < 3; round++) {
+		assert_false(check());
+		torture_nap_ns(PAST_TIMEOUT_NS);
+		bump(0);
+		bump(1);
+	}
+	assert_false(check());
+	assert_string_equal(what, "");
+}
+
+/* Shorter than the timeout, or exited: no stall. */
+static void within_timeout_or_exited_is_no_stall(void **state)
+{
+	(void)state;
+	cfg.stall_timeout_ns = 1000000000ULL;
+	assert_false(check());
+	torture_nap_ns(PAST_TIMEOUT_NS);
+	assert_false(check());
+	cfg.stall_timeout_ns = TIMEOUT_NS;
+	atomic_store(&thr[0].exited, true);
+	atomic_store(&thr[1].exited, true);
+	assert_false(check());
+}
+
+/* An aging callback not invoked for the timeout; none once invoked. */
+static void callback_not_invoked_is_a_stall(void **state)
+{
+	struct torture_elem *e = torture_elem_alloc(&run);
+	uint64_t posted;
+
+	(void)state;
+	torture_elem_age_async(&run, e);
+	posted = e->cb[0].posted_ns;
+	assert_false(torture_pool_stalled_callback(
+		&run.pool, posted + TIMEOUT_NS - 1, TIMEOUT_NS, what,
+		sizeof(what)));
+	assert_true(
+		torture_pool_stalled_callback(&run.pool, posted + TIMEOUT_NS,
+					      TIMEOUT_NS, what, sizeof(what)));
+	assert_non_null(strstr(what, "element aging callback "));
+	assert_non_null(strstr(what, " not invoked "));
+	fake_invoke_all(); /* every stage: the element is freed */
+	assert_false(torture_pool_stalled_callback(
+		&run.pool, UINT64_MAX / 2, TIMEOUT_NS, what, sizeof(what)));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(stuck_thread_reported_with_its_op,
+				       setup),
+		cmocka_unit_test_setup(thread_without_progress_is_a_stall,
+				       setup),
+		cmocka_unit_test_setup(progressing_threads_are_no_stall, setup),
+		cmocka_unit_test_setup(within_timeout_or_exited_is_no_stall,
+				       setup),
+		cmocka_unit_test_setup(callback_not_invoked_is_a_stall, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
