@@ -37,7 +37,7 @@ else
 OUT := $(BUILD)/$(BIN)
 endif
 
-.PHONY: all unit plugins run check deps install uninstall format clean bench fuzz
+.PHONY: all unit plugins mutants run check deps install uninstall format clean bench fuzz
 
 all: $(OUT)
 
@@ -68,7 +68,7 @@ PLUGIN_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -fPIC -shared -O2 -g
 PLUGINS := $(PLUGIN_DIR)/librcutorture-example.so $(PLUGIN_DIR)/librcutorture-broken.so
 BAD_PLUGINS := $(patsubst %,$(PLUGIN_DIR)/bad/lib%.so,wrong_abi no_symbol missing_hooks)
 
-plugins: $(PLUGINS) $(BAD_PLUGINS)
+plugins: $(PLUGINS) $(BAD_PLUGINS) mutants
 
 $(PLUGIN_DIR)/librcutorture-example.so: ci/plugins/example_rcu.c include/rcutorture/flavor.h
 $(PLUGIN_DIR)/librcutorture-broken.so: ci/plugins/broken_rcu.c ci/plugins/example_rcu.c include/rcutorture/flavor.h
@@ -81,6 +81,19 @@ $(PLUGIN_DIR)/bad/lib%.so: ci/plugins/bad_plugin.c include/rcutorture/flavor.h
 	@mkdir -p $(dir $@)
 	@echo "  PLUGIN  $@"
 	@$(CC) $(PLUGIN_CFLAGS) -DBAD_$(shell echo $* | tr a-z A-Z) -o $@ $<
+
+# The mutant catalogue (ci/mutants/CATALOGUE): correct bases and small
+# broken RCUs, each a plugin built from its base's source with its macros.
+MUTANT_DIR := $(BUILD)/mutants
+MUTANT_NAMES := $(shell awk '!/^\#/ && NF { print $$1 }' ci/mutants/CATALOGUE)
+MUTANTS := $(MUTANT_NAMES:%=$(MUTANT_DIR)/librcutorture-mutant-%.so)
+
+mutants: $(MUTANTS)
+
+$(MUTANT_DIR)/librcutorture-mutant-%.so: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.h ci/mutants/flip.c ci/mutants/qsbr.c include/rcutorture/flavor.h
+	@mkdir -p $(dir $@)
+	@echo "  MUTANT  $@"
+	@ci/mutants/compile $* $@ $(CC) $(PLUGIN_CFLAGS)
 
 # liburcu 0.13.2's inlined urcu-bp read side accesses its 128-byte-aligned
 # reader struct at a misaligned address (fixed upstream in 0.13.4): keep
@@ -161,7 +174,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(PREFIX)/include/rcutorture $(SHARE)/scenarios $(SHARE)/examples $(SHARE)
 
 format:
-	clang-format -i $(SRCS) $(UNIT_SRCS) $(wildcard */*.h ci/bench/*.[ch] ci/plugins/*.c ci/fuzz/*.c include/rcutorture/*.h)
+	clang-format -i $(SRCS) $(UNIT_SRCS) $(wildcard */*.h ci/bench/*.[ch] ci/plugins/*.c ci/mutants/*.[ch] ci/fuzz/*.c include/rcutorture/*.h)
 
 clean:
 	rm -rf build build-san build-fuzz $(BIN)
