@@ -115,9 +115,14 @@ $(BENCH_LOOP): $(BENCH_OBJS)
 # Every liburcu flavor side by side: rcutorture's rates against the loop's,
 # grace-period latency and updater CPU (--test scale), read-side cost
 # (--test ref); then SVG plots (gnuplot-nox and jq, installed when root).
-bench: all $(BENCH_LOOP)
+# Then the mutation score (ci/bench/mutants): how fast rcutorture catches
+# each broken RCU of ci/mutants/CATALOGUE, 10 seeds of at most 60 s each
+# by default; MUTANTS_BENCH adds options (e.g. --seeds 3 --limit 20).
+MUTANTS_BENCH ?=
+bench: all $(BENCH_LOOP) mutants
 	ci/bench/run --bin ./$(OUT) --loop $(BENCH_LOOP) --out $(BUILD)/bench
 	ci/bench/plot --in $(BUILD)/bench/bench.json --out $(BUILD)/bench
+	ci/bench/mutants --bin ./$(OUT) --dir $(MUTANT_DIR) --out $(BUILD)/bench $(MUTANTS_BENCH)
 
 # libFuzzer target for the option, duration and parameter parsers (clang).
 FUZZ_BIN := build-fuzz/fuzz_options
@@ -149,7 +154,7 @@ check: deps
 	@$(MAKE) --no-print-directory all unit plugins
 	@$(MAKE) --no-print-directory BUILD=build-san EXTRA_CFLAGS='$(SAN_FLAGS)' LDFLAGS='$(SAN_FLAGS)' all
 	@$(MAKE) --no-print-directory $(FUZZ_BIN)
-	PLUGINS=$(PLUGIN_DIR) ci/run-tests --bin ./$(BIN) --san-bin build-san/$(BIN) --unit-dir $(BUILD)/unit --fuzz-bin $(FUZZ_BIN)
+	PLUGINS=$(PLUGIN_DIR) MUTANTS=$(MUTANT_DIR) ci/run-tests --bin ./$(BIN) --san-bin build-san/$(BIN) --unit-dir $(BUILD)/unit --fuzz-bin $(FUZZ_BIN)
 
 # The binary, its man page, the plugin ABI header with a pkg-config file
 # for plugin builds, the scenario files and the example plugin's source.
