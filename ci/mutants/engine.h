@@ -69,7 +69,7 @@ static pthread_mutex_t barrier_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cbq *queues;
 static int nqueues = 1;
 static enum rcut_call_mode call_mode = RCUT_CALL_GLOBAL;
-static struct waiter *waiters; /* synchronize() callers, newest first */
+static struct waiter *waiters;	/* synchronize() callers, newest first */
 static _Atomic gp_seq_t gp_seq; /* grace periods completed */
 static gp_seq_t gp_wanted;	/* start_gp_poll(): drive GPs up to this */
 static bool eng_stop;
@@ -393,15 +393,13 @@ static void engine_stats(FILE *out, const char *name)
 }
 
 /* The update-side half of a struct rcut_flavor initializer. */
-#define ENGINE_OPS                                                       \
-	.synchronize = engine_synchronize,                               \
-	.synchronize_expedited = engine_synchronize_expedited,           \
-	.call = engine_call, .barrier = engine_barrier,                  \
-	.set_call_mode = engine_set_call_mode,                           \
-	.get_gp_seq = engine_get_gp_seq,                                 \
-	.get_gp_state = engine_get_gp_state,                             \
-	.start_gp_poll = engine_start_gp_poll,                           \
-	.poll_gp_state = engine_poll_gp_state,                           \
-	.cond_sync = engine_cond_sync
+#define ENGINE_OPS                                                            \
+	.synchronize = engine_synchronize,                                    \
+	.synchronize_expedited = engine_synchronize_expedited,                \
+	.call = engine_call, .barrier = engine_barrier,                       \
+	.set_call_mode = engine_set_call_mode,                                \
+	.get_gp_seq = engine_get_gp_seq, .get_gp_state = engine_get_gp_state, \
+	.start_gp_poll = engine_start_gp_poll,                                \
+	.poll_gp_state = engine_poll_gp_state, .cond_sync = engine_cond_sync
 
 #endif /* MUTANTS_ENGINE_H */
