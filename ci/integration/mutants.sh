@@ -76,7 +76,7 @@ t_mutants_bench_table() {
 	STATUS=$?
 	expect_status 0
 	expect_out '^flip +base +0/1 failed '
-	expect_out '^early-cb +early-callback +1/1 +[0-9.]+ +[0-9.]+  early callback$'
+	expect_out '^early-cb +early-callback +1/1 +[0-9.]+ +[0-9.]+ +[0-9.]+  early callback$'
 	[[ $(jqr "$TEST_TMP/b/mutants.json" '.results[] | select(.mutant == "early-cb") | .per_seed[0].check') == "early callback" ]] ||
 		die "mutants.json lacks early-cb's check"
 	[[ $(jqr "$TEST_TMP/b/mutants.json" '.results[] | select(.mutant == "flip") | .detected') == 0 ]] ||
