@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "../../report/verdict.h"
-#include "../../torture/torture.h"
+#include "../../torture/core/run.h"
 #include "fake_flavor.h"
 
 #define NREADERS 3

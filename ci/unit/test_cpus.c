@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../torture/torture.h"
+#include "../../torture/core/run.h"
 #include "fake_flavor.h"
 
 #define NCPUS 3

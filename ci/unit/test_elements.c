@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../torture/torture.h"
+#include "../../torture/core/run.h"
 #include "fake_flavor.h"
 
 static struct torture_run run; /* a context, no run started */

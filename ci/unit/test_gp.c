@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../torture/gp.h"
+#include "../../torture/core/gp.h"
 #include "fake_flavor.h"
 
 #define DRAWS 10000

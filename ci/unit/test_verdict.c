@@ -14,8 +14,8 @@
 #include <cmocka.h>
 
 #include "../../report/verdict.h"
-#include "../../torture/torture.h"
-#include "../../torture/torture_test.h"
+#include "../../torture/core/run.h"
+#include "../../torture/tests/torture_test.h"
 
 static struct torture_run run; /* a context, no run started */
 static struct rcut_config cfg;

@@ -15,7 +15,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../torture/torture.h"
+#include "../../torture/core/run.h"
+#include "../../torture/core/watchdog.h"
 #include "fake_flavor.h"
 
 #define TIMEOUT_NS 2000000ULL /* --stall-timeout for these tests: 2 ms */
