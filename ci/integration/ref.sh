@@ -79,3 +79,15 @@ t_ref_verbose_experiments() {
 	(($(grep -c '^memb-ref-scale: Experiment #[12] (Format: <THREAD-NUM>:<Total loop time in ns>)$' "$OUT") == 2)) || die "expected 2 experiments"
 	expect_out '^memb-ref-scale: 0: [0-9]+ 1: [0-9]+$'
 }
+
+# --dry-run prints the Start line of every column (each flavor at each
+# reader count) and measures nothing.
+t_ref_dry_run_starts_nothing() {
+	local start=$SECONDS
+	run --test ref --dry-run --flavor memb,none --threads 1,3 --loops 1000000000 --nruns 10000
+	expect_status 0
+	((SECONDS - start < 5)) || die "the dry run took $((SECONDS - start)) s"
+	[[ $(grep -c 'ref-scale:--- Start of test: ' "$OUT") == 4 ]] || die "expected 4 Start lines"
+	expect_out '^none-ref-scale:--- Start of test: loops=1000000000 nreaders=3 nruns=10000 '
+	! grep -q 'End of test\|Read-side cost' "$OUT" || die "the dry run measured"
+}

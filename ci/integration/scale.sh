@@ -145,3 +145,15 @@ t_scale_lost_callback_is_a_stall() {
 	expect_out "^busted-hang-scale: !!! STALL at [0-9.]+ s: writer 0's callback 0x[0-9a-f]+ not invoked [0-9.]+ s after call\(\)"
 	expect_out '^busted-hang-scale:--- End of test: STALL: '
 }
+
+# --dry-run prints the Start line the run would print and starts nothing:
+# a 1-hour measurement ends at once, without an End line.
+t_scale_dry_run_starts_nothing() {
+	local start=$SECONDS
+	run --test scale --dry-run --duration 1h --holdoff 1h --nwriters 3 --seed 5 --cpus 2
+	expect_status 0
+	((SECONDS - start < 5)) || die "the dry run took $((SECONDS - start)) s"
+	expect_out '^memb-scale:--- Start of test: .* nwriters=3 .* seed=5$'
+	! grep -q 'End of test\|grace-period duration' "$OUT" || die "the dry run measured"
+	[[ $(wc -l <"$OUT") == 1 ]] || die "the dry run printed more than its Start line"
+}

@@ -212,6 +212,19 @@ static void flavor_begin(struct torture_run *run)
 	ref_print_method(run, run->flavor);
 }
 
+/*
+ * --dry-run: the Start line of every column the run would measure (each
+ * flavor at each reader count), and no thread.
+ */
+static int dry_run(struct torture_run *run)
+{
+	struct ref_state *s = ref_state(run);
+
+	for (int i = 0; i < s->ncounts; i++)
+		ref_print_params(run, s->counts[i], "Start of test");
+	return run->flavor_index + 1 < run->nflavors ? 0 : LIFECYCLE_DONE;
+}
+
 static int rounds(struct torture_run *run)
 {
 	return ref_state(run)->ncounts;
@@ -309,6 +322,7 @@ static void crash_report(struct torture_run *run)
 static const struct torture_test ref_test = {
 	.tag = "ref-scale",
 	.setup = setup,
+	.dry_run = dry_run,
 	.flavor_begin = flavor_begin,
 	.rounds = rounds,
 	.round_begin = round_begin,

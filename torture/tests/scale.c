@@ -186,6 +186,28 @@ static int setup(struct torture_run *run)
 	return run->test_state ? 0 : RCUT_EXIT_INTERNAL;
 }
 
+/* The writer and reader counts and the primitive the writers time. */
+static void resolve_counts(struct torture_run *run)
+{
+	const struct rcut_config *cfg = run->cfg;
+	struct scale_state *s = scale_state(run);
+
+	s->nwriters = (int)cfg->scale.nwriters;
+	s->nreaders = run->nreaders =
+		cfg->nreaders < 0 ? torture_cpus_available() : cfg->nreaders;
+	s->gp_kind = cfg->gp_mask == 1u << RCUT_GP_EXP	  ? RCUT_GP_EXP :
+		     cfg->gp_mask == 1u << RCUT_GP_NORMAL ? RCUT_GP_NORMAL :
+							    RCUT_GP_SYNC;
+}
+
+/* --dry-run: the Start line the run would print, and no thread. */
+static int dry_run(struct torture_run *run)
+{
+	resolve_counts(run);
+	scale_print_params(run, "Start of test");
+	return LIFECYCLE_DONE;
+}
+
 /* The counts, the writers, the thread table, the Start line. */
 static int round_begin(struct torture_run *run, int round)
 {
@@ -194,12 +216,7 @@ static int round_begin(struct torture_run *run, int round)
 	struct scale_state *s = scale_state(run);
 
 	(void)round;
-	s->nwriters = (int)cfg->scale.nwriters;
-	s->nreaders = run->nreaders =
-		cfg->nreaders < 0 ? torture_cpus_available() : cfg->nreaders;
-	s->gp_kind = cfg->gp_mask == 1u << RCUT_GP_EXP	  ? RCUT_GP_EXP :
-		     cfg->gp_mask == 1u << RCUT_GP_NORMAL ? RCUT_GP_NORMAL :
-							    RCUT_GP_SYNC;
+	resolve_counts(run);
 	if (alloc_writers(run) ||
 	    lifecycle_table(run, s->nwriters + (int)s->nreaders + 2)) {
 		fprintf(stderr, "rcutorture: cannot allocate the writers\n");
@@ -322,6 +339,7 @@ static void crash_report(struct torture_run *run)
 static const struct torture_test scale_test = {
 	.tag = "scale",
 	.setup = setup,
+	.dry_run = dry_run,
 	.round_begin = round_begin,
 	.spawn = spawn,
 	.done = all_writers_done,
