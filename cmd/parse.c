@@ -146,6 +146,21 @@ int rcut_parse_bool(const char *text, bool *value)
 	return -1;
 }
 
+/* A duration below the millisecond grain as "0.5ms": what the parser reads. */
+static void format_fraction_ms(uint64_t ns, char *buf, unsigned long len)
+{
+	char frac[8];
+	int end;
+
+	snprintf(frac, sizeof(frac), "%06llu",
+		 (unsigned long long)(ns % NSEC_PER_MSEC));
+	for (end = 6; end > 1 && frac[end - 1] == '0'; end--)
+		;
+	frac[end] = '\0';
+	snprintf(buf, len, "%llu.%sms",
+		 (unsigned long long)(ns / NSEC_PER_MSEC), frac);
+}
+
 void rcut_format_duration(uint64_t ns, char *buf, unsigned long len)
 {
 	if (ns % NSEC_PER_SEC == 0)
@@ -155,7 +170,7 @@ void rcut_format_duration(uint64_t ns, char *buf, unsigned long len)
 		snprintf(buf, len, "%llums",
 			 (unsigned long long)(ns / NSEC_PER_MSEC));
 	else
-		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+		format_fraction_ms(ns, buf, len);
 }
 
 void rcut_one_line(char *msg)

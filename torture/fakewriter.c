@@ -12,7 +12,7 @@ void torture_fakewriter(struct torture_thread *t)
 {
 	struct torture_run *run = t->run;
 	const struct rcut_flavor *f = run->flavor;
-	uint64_t barrier_odds = (uint64_t)run->cfg->nfakewriters * 8;
+	uint64_t barrier_odds = (uint64_t)run->nfakewriters * 8;
 
 	while (!torture_must_stop(run)) {
 		torture_sleep_ns(run, torture_random(&t->rand) %

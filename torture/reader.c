@@ -108,7 +108,8 @@ bool torture_one_read(struct torture_thread *t)
 	unsigned long started, completed;
 	int pipe = 0;
 
-	if ((f->caps & RCUT_CAP_NESTING) && torture_random(&t->rand) % 8 == 0)
+	if ((f->caps & RCUT_CAP_NESTING) && t->run->read_nesting &&
+	    torture_random(&t->rand) % 8 == 0)
 		rs.nesting =
 			2 + (int)(torture_random(&t->rand) % (MAX_NESTING - 1));
 	for (int i = 0; i < rs.nesting; i++)
@@ -119,7 +120,8 @@ bool torture_one_read(struct torture_thread *t)
 	if (p) {
 		check_in_use(t, p, "on entry");
 		torture_mbchk_read(t, p);
-		read_delay(t, &rs);
+		if (t->run->read_delays)
+			read_delay(t, &rs);
 		check_in_use(t, p, "after the in-section delay");
 		pipe = atomic_load_explicit(&p->pipe_count, relaxed);
 	}

@@ -272,12 +272,21 @@ void torture_mbchk_read(struct torture_thread *t, struct torture_elem *p);
 void torture_mbchk_gp_passed(struct torture_elem *p);
 void torture_writer(struct torture_thread *t);
 void torture_fakewriter(struct torture_thread *t);
+/* Preemption injection: signal random threads, readers above all. */
+void torture_preempter(struct torture_thread *t);
 void torture_onoff(struct torture_thread *t);
 void torture_fwd_progress(struct torture_thread *t);
 void torture_stutter(struct torture_thread *t);
 void torture_shuffle(struct torture_thread *t);
 /* Called by every torture loop: wait while the stutter pauses the test. */
 void torture_stutter_wait(struct torture_thread *t);
+
+/*
+ * A thread count as the kernel resolves nreaders and nfakewriters
+ * (torture/counts.c): RCUT_COUNT_AUTO gives auto_count, a negative value
+ * ncpus - 2 - value (at least 1), anything else itself.
+ */
+long torture_resolve_count(long value, long auto_count, int ncpus);
 
 /* The kernel's onoff statistics, in ms (torture/onoff.c). */
 struct onoff_stats {
@@ -392,7 +401,11 @@ struct torture_run {
 	const struct torture_test *test; /* what runs (lifecycle.h) */
 	/* The output prefix after "<flavor>-": "torture", "scale", ... */
 	const char *tag;
-	long nreaders;	      /* resolved reader count */
+	long nreaders;	   /* resolved reader count */
+	long nfakewriters; /* resolved fake-writer count */
+	/* Reader features without an option of their own (--swarm sets). */
+	bool read_nesting;    /* nested read-side sections, where allowed */
+	bool read_delays;     /* the kernel's in-section delays */
 	atomic_bool stopping; /* every loop polls this */
 	int stop_signal;      /* the SIGINT/SIGTERM that stopped it, or 0 */
 	struct torture_clock clock;

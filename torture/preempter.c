@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The preempter thread (--preempt-duration): the userspace form of the
+ * kernel's rcu_torture_preempt().  Every --preempt-interval on average it
+ * picks a torture thread, a reader three times in four, and sends it the
+ * preemption signal (preempt.c); the handler keeps that thread away for
+ * a random time wherever it was, inside the flavor's read_lock included.
+ * A reader stopped between reading a phase and counting itself, or with
+ * a store still buffered, is what the classic RCU races need.
+ */
+#define _GNU_SOURCE
+#include "preempt.h"
+#include "torture.h"
+
+#include <string.h>
+
+#define READER_PICKS 3 /* of PICK_OUT_OF: a reader */
+#define PICK_OUT_OF 4
+
+/* A random live thread of the first n of the table, not self; or NULL. */
+static struct torture_thread *pick_any(struct torture_thread *self, int n)
+{
+	struct torture_thread *t = self->run->threads.t;
+
+	for (int tries = 0; tries < 8 && n > 1; tries++) {
+		struct torture_thread *c =
+			&t[torture_random(&self->rand) % (uint64_t)n];
+
+		if (c != self && !atomic_load_explicit(&c->exited, relaxed))
+			return c;
+	}
+	return NULL;
+}
+
+/* The thread to preempt next: mostly a reader. */
+static struct torture_thread *pick(struct torture_thread *self, int n)
+{
+	struct torture_threads *th = &self->run->threads;
+	uint64_t r = torture_random(&self->rand);
+
+	if (th->nreaders > 0 && r % PICK_OUT_OF < READER_PICKS)
+		return th->readers[(r >> 8) % (uint64_t)th->nreaders];
+	return pick_any(self, n);
+}
+
+void torture_preempter(struct torture_thread *t)
+{
+	struct torture_run *run = t->run;
+	uint64_t mean = run->cfg->preempt_interval_ns;
+	/* Every thread of the round exists once the gate opened. */
+	int n = run->threads.n;
+
+	while (!torture_must_stop(run)) {
+		struct torture_thread *victim;
+		pid_t tid;
+
+		/* Uniform in [0, 2 * mean): the kernel fuzzes its interval. */
+		torture_sleep_ns(run, torture_random(&t->rand) % (2 * mean));
+		torture_progress();
+		torture_stutter_wait(t);
+		victim = pick(t, n);
+		tid = victim ? atomic_load_explicit(&victim->os_tid, relaxed) :
+			       0;
+		if (tid > 0 && !atomic_load_explicit(&victim->exited, relaxed))
+			preempt_thread(tid);
+	}
+}
