@@ -38,7 +38,7 @@ else
 OUT := $(BUILD)/$(BIN)
 endif
 
-.PHONY: all unit plugins run check deps install uninstall format clean bench fuzz
+.PHONY: all unit plugins mutants run check deps install uninstall format clean bench fuzz
 
 all: $(OUT)
 
@@ -72,7 +72,7 @@ PLUGINS := $(PLUGIN_DIR)/librcutorture-example.so $(PLUGIN_DIR)/librcutorture-br
 	$(PLUGIN_DIR)/librcutorture-example-v1.so
 BAD_PLUGINS := $(patsubst %,$(PLUGIN_DIR)/bad/lib%.so,wrong_abi no_symbol missing_hooks)
 
-plugins: $(PLUGINS) $(BAD_PLUGINS)
+plugins: $(PLUGINS) $(BAD_PLUGINS) mutants
 
 $(PLUGIN_DIR)/librcutorture-example.so: ci/plugins/example_rcu.c include/rcutorture/flavor.h
 $(PLUGIN_DIR)/librcutorture-broken.so: ci/plugins/broken_rcu.c ci/plugins/example_rcu.c include/rcutorture/flavor.h
@@ -86,6 +86,19 @@ $(PLUGIN_DIR)/bad/lib%.so: ci/plugins/bad_plugin.c include/rcutorture/flavor.h
 	@mkdir -p $(dir $@)
 	@echo "  PLUGIN  $@"
 	@$(CC) $(PLUGIN_CFLAGS) -DBAD_$(shell echo $* | tr a-z A-Z) -o $@ $<
+
+# The mutant catalogue (ci/mutants/CATALOGUE): correct bases and small
+# broken RCUs, each a plugin built from its base's source with its macros.
+MUTANT_DIR := $(BUILD)/mutants
+MUTANT_NAMES := $(shell awk '!/^\#/ && NF { print $$1 }' ci/mutants/CATALOGUE)
+MUTANTS := $(MUTANT_NAMES:%=$(MUTANT_DIR)/librcutorture-mutant-%.so)
+
+mutants: $(MUTANTS)
+
+$(MUTANT_DIR)/librcutorture-mutant-%.so: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.h ci/mutants/flip.c ci/mutants/qsbr.c include/rcutorture/flavor.h
+	@mkdir -p $(dir $@)
+	@echo "  MUTANT  $@"
+	@ci/mutants/compile $* $@ $(CC) $(PLUGIN_CFLAGS)
 
 # liburcu 0.13.2's inlined urcu-bp read side accesses its 128-byte-aligned
 # reader struct at a misaligned address (fixed upstream in 0.13.4): keep
@@ -107,9 +120,14 @@ $(BENCH_LOOP): $(BENCH_OBJS)
 # Every liburcu flavor side by side: rcutorture's rates against the loop's,
 # grace-period latency and updater CPU (--test scale), read-side cost
 # (--test ref); then SVG plots (gnuplot-nox and jq, installed when root).
-bench: all $(BENCH_LOOP)
+# Then the mutation score (ci/bench/mutants): how fast rcutorture catches
+# each broken RCU of ci/mutants/CATALOGUE, 10 seeds of at most 60 s each
+# by default; MUTANTS_BENCH adds options (e.g. --seeds 3 --limit 20).
+MUTANTS_BENCH ?=
+bench: all $(BENCH_LOOP) mutants
 	ci/bench/run --bin ./$(OUT) --loop $(BENCH_LOOP) --out $(BUILD)/bench
 	ci/bench/plot --in $(BUILD)/bench/bench.json --out $(BUILD)/bench
+	ci/bench/mutants --bin ./$(OUT) --dir $(MUTANT_DIR) --out $(BUILD)/bench $(MUTANTS_BENCH)
 
 # libFuzzer target for the option, duration and parameter parsers (clang).
 FUZZ_BIN := build-fuzz/fuzz_options
@@ -141,7 +159,7 @@ check: deps
 	@$(MAKE) --no-print-directory all unit plugins
 	@$(MAKE) --no-print-directory BUILD=build-san EXTRA_CFLAGS='$(SAN_FLAGS)' LDFLAGS='$(SAN_FLAGS)' all
 	@$(MAKE) --no-print-directory $(FUZZ_BIN)
-	PLUGINS=$(PLUGIN_DIR) ci/run-tests --bin ./$(BIN) --san-bin build-san/$(BIN) --unit-dir $(BUILD)/unit --fuzz-bin $(FUZZ_BIN)
+	PLUGINS=$(PLUGIN_DIR) MUTANTS=$(MUTANT_DIR) ci/run-tests --bin ./$(BIN) --san-bin build-san/$(BIN) --unit-dir $(BUILD)/unit --fuzz-bin $(FUZZ_BIN)
 
 # The binary, its man page, the plugin ABI header with a pkg-config file
 # for plugin builds, the scenario files and the example plugin's source.
@@ -166,7 +184,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(PREFIX)/include/rcutorture $(SHARE)/scenarios $(SHARE)/examples $(SHARE)
 
 format:
-	clang-format -i $(SRCS) $(UNIT_SRCS) $(wildcard */*.h ci/bench/*.[ch] ci/plugins/*.c ci/fuzz/*.c include/rcutorture/*.h)
+	clang-format -i $(SRCS) $(UNIT_SRCS) $(wildcard */*.h ci/bench/*.[ch] ci/plugins/*.c ci/mutants/*.[ch] ci/fuzz/*.c include/rcutorture/*.h)
 
 clean:
 	rm -rf build build-san build-fuzz $(BIN)

@@ -1,0 +1,88 @@
+# Integration tests: the mutant catalogue (ci/mutants/, built by make
+# mutants) as a regression test of detection power.  The mutants here are
+# ones rcutorture catches today with its default options, in well under a
+# second to a few seconds (measured with ci/bench/mutants); a run that stops
+# catching one fails.  The correct bases must pass.
+
+# Where make mutants put the catalogue: $MUTANTS, or next to $PLUGINS.
+MUTANTS=${MUTANTS:-$(dirname "$PLUGINS")/mutants}
+
+need_mutants() {
+	[[ -f $MUTANTS/librcutorture-mutant-flip.so && -f $MUTANTS/librcutorture-mutant-early-cb.so ]] ||
+		die "no mutants in $MUTANTS: run make mutants"
+}
+
+# One mutant, one seed, --stop-on-failure: exit 1 and the check named.
+expect_caught() { # name seed check-regex
+	run --flavor "$MUTANTS/librcutorture-mutant-$1.so" --stop-on-failure --duration 10 \
+		--seed "$2" --stat-interval 0 --json "$TEST_TMP/$1.$2.json"
+	expect_status 1
+	expect_out "^mutant-$1-torture: !!! first failure at [0-9.]+ s: ($3): "
+	expect_out "^mutant-$1-torture:--- End of test: FAILURE: "
+	[[ $(jqr "$TEST_TMP/$1.$2.json" .first_failure.check) =~ ^($3)$ ]] ||
+		die "JSON first_failure.check is not /$3/"
+}
+
+t_mutant_bases_succeed() {
+	need_mutants
+	for base in flip flip-memb qsbr; do
+		run --flavor "$MUTANTS/librcutorture-mutant-$base.so" --duration 3 --seed 1 \
+			--stat-interval 0 --n-barrier-cbs 2
+		expect_status 0
+		expect_out "^mutant-$base-torture:--- End of test: SUCCESS: "
+		expect_out 'Callbacks: invoked: [1-9][0-9]* early: 0 duplicate: 0 lost: 0'
+		expect_out 'barrier: ([1-9][0-9]*)/\1:0 '
+	done
+}
+
+# A synchronize that waits for one busy reader only: readers overlap.
+t_mutant_wait_first_caught() {
+	need_mutants
+	for seed in 1 2; do
+		expect_caught wait-first $seed 'too-short grace period|early callback|rtmbe'
+	done
+}
+
+# Callbacks queued during a grace period invoked at its end.
+t_mutant_early_callback_caught() {
+	need_mutants
+	for seed in 1 2; do
+		expect_caught early-cb $seed 'early callback'
+	done
+}
+
+# A poll cookie that counts the grace period in progress.
+t_mutant_poll_cookie_caught() {
+	need_mutants
+	for seed in 1 2; do
+		expect_caught poll-early $seed 'too-short grace period|early callback|rtmbe'
+	done
+}
+
+# synchronize callers dropped from the waiter list sleep forever: a stall.
+t_mutant_lost_wakeup_stalls() {
+	need_mutants
+	run --flavor "$MUTANTS/librcutorture-mutant-lost-wakeup.so" --stop-on-failure --duration 10 \
+		--stall-timeout 2s --seed 1 --stat-interval 0
+	expect_status 4
+	expect_out '^mutant-lost-wakeup-torture: !!! STALL at [0-9.]+ s: '
+}
+
+# The score script: a base and a mutant, one seed; table rows and JSON.
+t_mutants_bench_table() {
+	need_mutants
+	ci/bench/mutants --bin "$BIN" --dir "$MUTANTS" --out "$TEST_TMP/b" --only "flip early-cb" \
+		--seeds 1 --first-seed 3 --limit 5 >"$OUT" 2>"$ERR"
+	STATUS=$?
+	expect_status 0
+	expect_out '^flip +base +0/1 failed '
+	expect_out '^early-cb +early-callback +1/1 +[0-9.]+ +[0-9.]+ +[0-9.]+  early callback$'
+	[[ $(jqr "$TEST_TMP/b/mutants.json" '.results[] | select(.mutant == "early-cb") | .per_seed[0].check') == "early callback" ]] ||
+		die "mutants.json lacks early-cb's check"
+	[[ $(jqr "$TEST_TMP/b/mutants.json" '.results[] | select(.mutant == "flip") | .detected') == 0 ]] ||
+		die "mutants.json: the base was detected"
+	ci/bench/mutants --bin "$BIN" --dir "$MUTANTS" --seeds 0 >"$OUT" 2>"$ERR"
+	STATUS=$?
+	expect_status 2
+	expect_err "^mutants: bad --seeds '0'"
+}
