@@ -16,6 +16,7 @@
 
 #define READER_PICKS 3 /* of PICK_OUT_OF: a reader */
 #define PICK_OUT_OF 4
+#define READER_TRIES 4 /* readers looked at for one between sections */
 
 /* A random live thread of the first n of the table, not self; or NULL. */
 static struct torture_thread *pick_any(struct torture_thread *self, int n)
@@ -32,14 +33,33 @@ static struct torture_thread *pick_any(struct torture_thread *self, int n)
 	return NULL;
 }
 
+/*
+ * A random reader, preferably one between its marked sections (its
+ * section counter even): then it is in read_lock, read_unlock or between
+ * reads, where the phase-read-to-count windows are.
+ */
+static struct torture_thread *pick_reader(struct torture_thread *self)
+{
+	struct torture_threads *th = &self->run->threads;
+	struct torture_thread *c = NULL;
+
+	for (int tries = 0; tries < READER_TRIES; tries++) {
+		c = th->readers[torture_random(&self->rand) %
+				(uint64_t)th->nreaders];
+		if (!(atomic_load_explicit(&c->section, relaxed) & 1))
+			break;
+	}
+	return c;
+}
+
 /* The thread to preempt next: mostly a reader. */
 static struct torture_thread *pick(struct torture_thread *self, int n)
 {
 	struct torture_threads *th = &self->run->threads;
-	uint64_t r = torture_random(&self->rand);
 
-	if (th->nreaders > 0 && r % PICK_OUT_OF < READER_PICKS)
-		return th->readers[(r >> 8) % (uint64_t)th->nreaders];
+	if (th->nreaders > 0 &&
+	    torture_random(&self->rand) % PICK_OUT_OF < READER_PICKS)
+		return pick_reader(self);
 	return pick_any(self, n);
 }
 

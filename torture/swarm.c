@@ -205,8 +205,14 @@ static void draw_reader(struct draw *d)
 	run->read_nesting =
 		(run->flavor->caps & RCUT_CAP_NESTING) && one_in(d, 2);
 	item(d, "nesting", "%s", run->read_nesting ? "on" : "off");
-	run->read_delays = one_in(d, 2);
-	item(d, "delays", "%s", run->read_delays ? "on" : "off");
+	run->read_delays = !one_in(d, 3);
+	run->read_delays_long = run->read_delays && one_in(d, 2);
+	item(d, "delays", "%s",
+	     run->read_delays_long ? "long" :
+	     run->read_delays	   ? "on" :
+				     "off");
+	run->fast_gps = one_in(d, 2);
+	item(d, "gprate", "%s", run->fast_gps ? "fast" : "normal");
 }
 
 /* A non-empty random subset of the primitives the flavor has. */
