@@ -404,8 +404,8 @@ struct torture_run {
 	long nreaders;	   /* resolved reader count */
 	long nfakewriters; /* resolved fake-writer count */
 	/* Reader features without an option of their own (--swarm sets). */
-	bool read_nesting;    /* nested read-side sections, where allowed */
-	bool read_delays;     /* the kernel's in-section delays */
+	bool read_nesting;     /* nested read-side sections, where allowed */
+	bool read_delays;      /* the kernel's in-section delays */
 	bool read_delays_long; /* and often a longer one (--swarm) */
 	bool fast_gps; /* the writers pause 1/20, fake writers 1/100 as long */
 	atomic_bool stopping; /* every loop polls this */
