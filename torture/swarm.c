@@ -99,7 +99,8 @@ static void draw_preempt(struct draw *d)
 	c->preempt_duration_ns = base < bound ? base : bound;
 	if (c->preempt_duration_ns < DELAY_MIN_NS)
 		c->preempt_duration_ns = DELAY_MIN_NS;
-	c->preempt_interval_ns = every << (2 * pick(d, 2)); /* 1x or 4x */
+	/* 1x or 4x the base (--hunt: 1x or 2x) */
+	c->preempt_interval_ns = every << ((c->hunt ? 1 : 2) * pick(d, 2));
 	item(d, "preempt", "%s/%s", dur(c->preempt_duration_ns, a),
 	     dur(c->preempt_interval_ns, b));
 }
@@ -175,7 +176,8 @@ static void draw_barrier(struct draw *d)
 	if (given(d, "barrier", opts))
 		return;
 	c->n_barrier_cbs = 0;
-	if (d->run->flavor->barrier && one_in(d, 2))
+	/* Half the runs; --hunt: seven in eight (it is cheap). */
+	if (d->run->flavor->barrier && pick(d, 8) >= (c->hunt ? 1u : 4u))
 		c->n_barrier_cbs = 2 << pick(d, 2);
 	if (c->n_barrier_cbs)
 		item(d, "barrier", "%ld", c->n_barrier_cbs);
@@ -229,8 +231,16 @@ static void draw_gp(struct draw *d)
 	for (int k = 0; k < RCUT_GP_NKINDS; k++)
 		if (torture_gp_available(d->run->flavor, (enum rcut_gp_kind)k))
 			avail |= 1u << k;
+	/*
+	 * Each primitive in half the runs; --hunt keeps them all three runs
+	 * in four (a bug in one primitive needs it drawn).
+	 */
+	if (c->hunt && pick(d, 4) != 0)
+		mask = avail;
 	while (avail && !mask)
-		mask = avail & (unsigned int)pick(d, 1u << RCUT_GP_NKINDS);
+		for (int k = 0; k < RCUT_GP_NKINDS; k++)
+			if (one_in(d, 2))
+				mask |= avail & (1u << k);
 	c->gp_mask = mask;
 	for (int k = 0; k < RCUT_GP_NKINDS; k++)
 		if (mask & (1u << k))
