@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "options.h"
 
+#include "hunt.h"
 #include "../torture/util/parse.h"
 #include "scenario.h"
 #include "../flavors/plugin.h"
@@ -19,6 +20,7 @@
 #include "../torture/core/gp.h"
 #include "../torture/config/options_table.h"
 #include "../torture/tests/ref.h"
+#include "../torture/util/delay.h"
 
 #include <argp.h>
 #include <errno.h>
@@ -248,6 +250,7 @@ static int apply_option(struct parse_ctx *ctx, const struct rcut_opt *o,
 			const char *arg)
 {
 	ctx->given[o - rcut_opts] = true;
+	ctx->cfg->given[o - rcut_opts] = true;
 	return o->custom ? apply_custom(ctx, o, arg) : apply_typed(ctx, o, arg);
 }
 
@@ -263,6 +266,7 @@ static int apply_kernel_flag(struct parse_ctx *ctx, const struct rcut_opt *o,
 	long level;
 
 	ctx->given[o - rcut_opts] = true;
+	ctx->cfg->given[o - rcut_opts] = true;
 	if (o->custom == RCUT_CUSTOM_VERBOSE) {
 		if (rcut_parse_long(value, 0, 2, &level))
 			return fail(
@@ -302,6 +306,14 @@ static int apply_kernel_param(struct parse_ctx *ctx, const char *text)
 			ctx,
 			"'%s': unknown parameter rcutorture.%.*s; see rcutorture --help for the options it maps to",
 			text, (int)(eq - name), name);
+	if (o->kernel_unit && eq[1] && !eq[1 + strspn(eq + 1, "0123456789")]) {
+		char value[64];
+
+		/* A bare number in the kernel's unit (preempt_duration: ms). */
+		snprintf(value, sizeof(value), "%.40s%s", eq + 1,
+			 o->kernel_unit);
+		return apply_option(ctx, o, value);
+	}
 	if (o->arg)
 		return apply_option(ctx, o, eq + 1);
 	return apply_kernel_flag(ctx, o, opt, eq + 1);
@@ -421,12 +433,53 @@ static int check_scale(struct parse_ctx *ctx)
 	return 0;
 }
 
+/* Negative (kernel-relative) counts are the torture test's. */
+static int check_counts(struct parse_ctx *ctx)
+{
+	const struct rcut_config *cfg = ctx->cfg;
+
+	if (given(ctx, "nreaders") && cfg->nreaders < 0 &&
+	    cfg->test != RCUT_TEST_TORTURE)
+		return fail(
+			ctx,
+			"--nreaders: '%ld' is not valid for --test %s; expected an integer from %d to %d (relative counts are for --test torture)",
+			cfg->nreaders, rcut_test_names[cfg->test],
+			cfg->test == RCUT_TEST_SCALE ? 0 : 1, RCUT_MAX_THREADS);
+	return 0;
+}
+
+/*
+ * An injected delay must stay below the stall rule's bound (delay.h), so
+ * a thread stuck for a whole --stall-timeout is a real hang.
+ */
+static int check_injection(struct parse_ctx *ctx)
+{
+	const struct rcut_config *cfg = ctx->cfg;
+	uint64_t bound = delay_stall_bound_ns(cfg->stall_timeout_ns);
+	char b[32];
+
+	rcut_format_duration(bound, b, sizeof(b));
+	if (cfg->preempt_duration_ns > bound)
+		return fail(
+			ctx,
+			"--preempt-duration: must be at most --stall-timeout / 4 (%s): a longer injected delay could pass for a stall",
+			b);
+	if (cfg->race_delay_max_ns > bound)
+		return fail(
+			ctx,
+			"--race-delay-max: must be at most --stall-timeout / 4 (%s): a longer injected delay could pass for a stall",
+			b);
+	return 0;
+}
+
 /* Checks that need every option: scope, ranges per test, combinations. */
 static int check_options(struct parse_ctx *ctx)
 {
 	const struct rcut_config *cfg = ctx->cfg;
 
 	if (check_scope(ctx))
+		return EINVAL;
+	if (check_counts(ctx) || check_injection(ctx))
 		return EINVAL;
 	if (cfg->test != RCUT_TEST_SCALE && cfg->nreaders == 0)
 		return fail(
@@ -512,6 +565,9 @@ int rcut_options_parse(int argc, char **argv, struct rcut_config *cfg,
 	struct parse_ctx ctx = { .cfg = cfg, .err = err, .errlen = errlen };
 	int ret = parse_args(&ctx, argc, argv);
 
+	/* --hunt: its settings for every option not given explicitly. */
+	if (!ret && cfg->hunt)
+		rcut_hunt_apply(cfg);
 	/* Options that only make sense together, once all are known. */
 	if (!ret && cfg->action == RCUT_ACTION_RUN && check_options(&ctx)) {
 		rcut_one_line(err);

@@ -152,8 +152,9 @@ static json_object *param(const struct rcut_value *p)
 	switch (p->kind) {
 	case RCUT_VAL_BOOL:
 		return json_object_new_boolean(p->i != 0);
-	case RCUT_VAL_SECS:
-		snprintf(text, sizeof(text), "%.3f", (double)p->ns / 1e9);
+	case RCUT_VAL_SECS: /* ms as the lines; finer values keep their us */
+		snprintf(text, sizeof(text), "%.*f", p->ns % 1000000 ? 6 : 3,
+			 (double)p->ns / 1e9);
 		return json_object_new_double_s((double)p->ns / 1e9, text);
 	case RCUT_VAL_TEXT:
 		return json_object_new_string(p->text);
@@ -220,6 +221,16 @@ static json_object *snapshot(const struct rcut_snapshot *s,
 	put_u64(sub, "errors", s->barrier_errors);
 	put(o, "barrier", sub);
 	put_u64(o, "read_exits", s->read_exits);
+	sub = json_object_new_object();
+	put_u64(sub, "sent", s->preempt_sent);
+	put_u64(sub, "delays", s->preempt_delays);
+	put_num(sub, "max_delay_s", (double)s->preempt_ns_max / 1e9, 6);
+	put(o, "preempts", sub);
+	sub = json_object_new_object();
+	put_u64(sub, "hits", s->race_hits);
+	put_u64(sub, "delays", s->race_delays);
+	put_num(sub, "max_delay_s", (double)s->race_ns_max / 1e9, 6);
+	put(o, "races", sub);
 	put_u64(o, "migrations", s->migrations);
 	put_u64(o, "floods", s->floods);
 	put_u64(o, "max_rss_kib", s->max_rss_kib);
@@ -285,6 +296,22 @@ static json_object *config(const struct rcut_json_run *run)
 	return o;
 }
 
+/* --swarm: the draw as printed, and each feature's value; else null. */
+static json_object *swarm(const struct rcut_json_run *run)
+{
+	json_object *o, *f;
+
+	if (!run->swarm)
+		return NULL;
+	o = json_object_new_object();
+	put_str(o, "draw", run->swarm);
+	f = json_object_new_object();
+	for (int i = 0; i < run->nswarm; i++)
+		put_str(f, run->swarm_items[i].key, run->swarm_items[i].value);
+	put(o, "features", f);
+	return o;
+}
+
 static json_object *document(const struct rcut_json_run *run)
 {
 	json_object *doc = json_object_new_object(), *o, *a;
@@ -311,6 +338,7 @@ static json_object *document(const struct rcut_json_run *run)
 	put(doc, "scenario", o);
 	put(doc, "config", config(run));
 	put_str(doc, "seed", seed_text(run->seed, seed));
+	put(doc, "swarm", swarm(run));
 	put_str(doc, "verdict", run->verdict);
 	put_i64(doc, "exit_status", run->exit_status);
 	o = NULL;

@@ -20,6 +20,12 @@
 /* Interval snapshots kept at most (a day at a 1 s interval); then dropped. */
 #define RCUT_JSON_MAX_INTERVALS 86400
 
+/* A key and its text value (the swarm draw's features). */
+struct rcut_json_pair {
+	const char *key;
+	const char *value;
+};
+
 /* What the document says besides the counters. */
 struct rcut_json_run {
 	const struct rcut_value *params; /* the options, from the table */
@@ -33,6 +39,9 @@ struct rcut_json_run {
 	const char *scenario_expect;		   /* "SUCCESS", ... */
 	const char *const *gp_names; /* "sync", ... by enum rcut_gp_kind */
 	unsigned int gp_kinds;	     /* 1 << kind: what the writer may use */
+	const char *swarm; /* --swarm: the draw as printed; NULL without */
+	const struct rcut_json_pair *swarm_items;
+	int nswarm;
 	int exit_status;
 	const char *verdict; /* "SUCCESS", "FAILURE", ..., "CRASH" */
 	bool failed;	     /* a first failure was recorded: */

@@ -44,6 +44,10 @@ struct rcut_snapshot {
 	uint64_t cbs_early; /* invoked while a reader from before call() read */
 	uint64_t cbs_dup;   /* invoked more than once */
 	uint64_t cbs_lost;  /* callbacks never invoked by the final barrier */
+	/* Preemption injection: signals sent, delays the handler took. */
+	uint64_t preempt_sent, preempt_delays, preempt_ns_max;
+	/* Race points: passes, delays taken there. */
+	uint64_t race_hits, race_delays, race_ns_max;
 	/* Writer updates by GP kind: sync, exp, normal, cond, poll. */
 	uint64_t writer_gps[RCUT_SNAP_GP_KINDS];
 };

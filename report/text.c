@@ -30,11 +30,16 @@ void rcut_report_stats(FILE *out, const char *flavor,
 		s->offline_attempts, s->min_online_ms, s->max_online_ms,
 		s->min_offline_ms, s->max_offline_ms, s->sum_online_ms,
 		s->sum_offline_ms);
-	fprintf(out, "barrier: %llu/%llu:%llu read-exits: %llu\n",
+	fprintf(out,
+		"barrier: %llu/%llu:%llu read-exits: %llu preempts: %llu/%llu races: %llu/%llu\n",
 		(unsigned long long)s->barrier_ok,
 		(unsigned long long)s->barrier_attempts,
 		(unsigned long long)s->barrier_errors,
-		(unsigned long long)s->read_exits);
+		(unsigned long long)s->read_exits,
+		(unsigned long long)s->preempt_sent,
+		(unsigned long long)s->preempt_delays,
+		(unsigned long long)s->race_hits,
+		(unsigned long long)s->race_delays);
 	fprintf(out, "%s-torture: %sReader Pipe: %s\n", flavor,
 		rcut_snapshot_failed(s, NULL, 0) ? "!!! " : "",
 		rcut_hist_format(s->pipe, RCUT_HIST_LEN, hist, sizeof(hist)));

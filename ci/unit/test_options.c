@@ -49,7 +49,7 @@ static void defaults(void **state)
 	assert_string_equal(c.flavor_name, "memb");
 	assert_true(c.duration_ns == 30 * NSEC_PER_SEC);
 	assert_true(c.stat_interval_ns == 15 * NSEC_PER_SEC);
-	assert_int_equal(c.nreaders, -1);
+	assert_int_equal(c.nreaders, RCUT_COUNT_AUTO);
 	assert_int_equal(c.nfakewriters, 4);
 	assert_false(c.seed_given);
 	assert_false(c.stop_on_failure);
@@ -278,11 +278,13 @@ static void actions(void **state)
 static void bad_counts(void **state)
 {
 	(void)state;
-	assert_parse_error("--nreaders", "--nreaders", "-1");
+	assert_parse_error("--nreaders", "--nreaders", "-4097");
+	assert_parse_error("relative counts are for --test torture", "--test",
+			   "ref", "--nreaders", "-1");
 	assert_parse_error("from 1 to 4096", "--nreaders", "0");
 	assert_parse_error("--nreaders", "--nreaders", "4097");
 	assert_parse_error("--nreaders", "--nreaders", "two");
-	assert_parse_error("--nfakewriters", "--nfakewriters", "-2");
+	assert_parse_error("--nfakewriters", "--nfakewriters", "-4097");
 	assert_parse_error("--seed", "--seed", "-5");
 }
 
@@ -303,7 +305,7 @@ static void bad_words(void **state)
 	assert_parse_error("rcutorture.nosuch", "rcutorture.nosuch=1");
 	assert_parse_error("rcutorture.stop-on-failure",
 			   "rcutorture.stop_on_failure=maybe");
-	assert_parse_error("--nreaders", "rcutorture.nreaders=-3");
+	assert_parse_error("--nreaders", "rcutorture.nreaders=-9999");
 	assert_parse_error("missing value", "--flavor");
 }
 

@@ -315,7 +315,9 @@ static void lines_follow_the_rows(void **state)
 	assert_null(strstr(buf, "gp_"));
 	c.gp_mask = 1u << RCUT_GP_NORMAL;
 	line(&c, &run, buf, sizeof(buf));
-	assert_non_null(strstr(buf, " shuffle_interval=0s gp_normal=1 x.y=1"));
+	assert_non_null(strstr(
+		buf, " shuffle_interval=0s gp_normal=1 preempt_duration=0s "));
+	assert_non_null(strstr(buf, " swarm=0 hunt=0 x.y=1\n"));
 	run.test = RCUT_TEST_SCALE;
 	line(&c, &run, buf, sizeof(buf));
 	assert_non_null(
@@ -334,7 +336,7 @@ static void json_list_types_its_values(void **state)
 	rcut_config_defaults(&c);
 	c.seed = 7;
 	n = rcut_opt_params(&c, &run, RCUT_PARAMS_JSON, p, RCUT_OPT_MAX);
-	assert_int_equal(n, 22);
+	assert_int_equal(n, 28);
 	assert_string_equal(p[0].key, "nreaders");
 	assert_int_equal(p[0].i, 2);
 	assert_string_equal(p[2].key, "stat_interval_s");

@@ -11,6 +11,7 @@
 #define RCUT_MAX_CPUS 1024	/* simulated CPUs, barrier posters */
 #define RCUT_MAX_PLUGIN_DIRS 16 /* --plugin-dir options per run */
 #define RCUT_MAX_SWEEP 64	/* --threads entries, --flavor list entries */
+#define RCUT_MAX_OPT_ROWS 128	/* rows of the option table, at most */
 
 struct rcut_scenario; /* cmd/scenario.h: opaque below cmd/ */
 
@@ -76,8 +77,12 @@ struct rcut_config {
 	uint64_t duration_ns;	 /* 0: until SIGINT/SIGTERM */
 	uint64_t seed;
 	bool seed_given;
-	long nreaders; /* -1: the test's default (one per CPU; ref: 3/4) */
-	long nfakewriters;
+	/*
+	 * RCUT_COUNT_AUTO: the test's default (one per simulated CPU; ref:
+	 * 3/4 of the PUs); below 0 (torture): the kernel's "CPUs - 2 - N".
+	 */
+	long nreaders;
+	long nfakewriters;	   /* below 0: CPUs - 2 - N, at least 1 */
 	uint64_t stat_interval_ns; /* 0: only the final report */
 	int verbose;		   /* 0 quiet, 1 normal, 2 verbose */
 	bool stop_on_failure;
@@ -97,6 +102,12 @@ struct rcut_config {
 	long cbflood_max;    /* callbacks outstanding in a flood, at most */
 	uint64_t stutter_ns; /* 0: no stutter */
 	uint64_t shuffle_interval_ns; /* 0: no shuffle */
+	uint64_t preempt_duration_ns; /* longest injected preemption; 0: off */
+	uint64_t preempt_interval_ns; /* mean time between preemptions */
+	long race_delay;	      /* delay at one race point in N; 0: off */
+	uint64_t race_delay_max_ns;   /* longest race-point delay */
+	bool swarm;		      /* draw a random subset of features */
+	bool hunt;		      /* the bug-hunting preset (swarm too) */
 	int nparams;
 	const char *params[RCUT_MAX_PARAMS]; /* NAME.KEY=VALUE, unparsed */
 	bool dry_run;	       /* check everything, print the start, exit */
@@ -109,7 +120,12 @@ struct rcut_config {
 	int scenario_expect; /* an exit status (report/verdict.h) */
 	struct rcut_scale_config scale;
 	struct rcut_ref_config ref;
+	/* Options given explicitly (command line or scenario), by row. */
+	bool given[RCUT_MAX_OPT_ROWS];
 };
+
+/* --nreaders not given: the test decides (below any value it accepts). */
+#define RCUT_COUNT_AUTO (-(long)RCUT_MAX_THREADS - 1)
 
 /* "torture", "scale", "ref", indexed by enum rcut_test. */
 extern const char *const rcut_test_names[];

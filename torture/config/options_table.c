@@ -26,6 +26,8 @@ const struct rcut_opt_group_title rcut_opt_groups[] = {
 	{ RCUT_GROUP_GP,
 	  "Grace-period primitives (default: all the flavor has):" },
 	{ RCUT_GROUP_OUTPUT, "Output:" },
+	{ RCUT_GROUP_HUNT,
+	  "Bug hunting (--test torture; see \"Hunting a bug in your RCU\" in rcutorture(1)):" },
 	{ RCUT_GROUP_SCALE,
 	  "Scale test (--test scale; --gp-sync, --gp-exp or --gp-async picks the primitive):" },
 	{ RCUT_GROUP_REF, "Ref test (--test ref):" },
@@ -131,12 +133,12 @@ const struct rcut_opt rcut_opts[] = {
 	  .type = RCUT_OPT_COUNT,
 	  .arg = "N",
 	  F(nreaders),
-	  .min = 0,
+	  .min = -RCUT_MAX_THREADS,
 	  .max = RCUT_MAX_THREADS,
-	  .range = "an integer from 1 to 4096 (--test scale: 0 to 4096)",
-	  .def = -1,
+	  .range = "an integer from 1 to 4096, or (--test torture) from -4096 to -1 (--test scale: 0 to 4096)",
+	  .def = RCUT_COUNT_AUTO,
 	  .group = RCUT_GROUP_THREADS,
-	  .help = "Reader threads, 1 to 4096; --test scale: load readers, 0 to 4096 (default: one per online CPU; --test ref: three quarters of them, at least 1)",
+	  .help = "Reader threads, 1 to 4096, or (--test torture) the kernel's relative -4096 to -1: the simulated CPUs - 2 - N, at least 1 (-1: one fewer than the CPUs, -2: as many); --test scale: load readers, 0 to 4096 (default: one per simulated CPU, with --hunt two per CPU and at least 4; --test ref: three quarters of the PUs, at least 1)",
 	  AT(1, 7, 2),
 	  .json_at = 1,
 	  .from = RCUT_FROM_NREADERS },
@@ -144,14 +146,15 @@ const struct rcut_opt rcut_opts[] = {
 	  .type = RCUT_OPT_COUNT,
 	  .arg = "N",
 	  F(nfakewriters),
-	  .min = 0,
+	  .min = -RCUT_MAX_THREADS,
 	  .max = RCUT_MAX_THREADS,
 	  .def = 4,
 	  .tests = RCUT_T_TORTURE,
 	  .group = RCUT_GROUP_THREADS,
-	  .help = "Fake writer threads, 0 to 4096 (default: 4)",
+	  .help = "Fake writer threads, 0 to 4096, or the kernel's relative -4096 to -1: the simulated CPUs - 2 - N, at least 1 (default: 4, as the kernel's)",
 	  AT(2, 0, 0),
-	  .json_at = 2 },
+	  .json_at = 2,
+	  .from = RCUT_FROM_NFAKEWRITERS },
 	{ .name = "read-exit-delay",
 	  .type = RCUT_OPT_DURATION,
 	  .arg = "DURATION",
@@ -380,6 +383,72 @@ const struct rcut_opt rcut_opts[] = {
 	  .group = RCUT_GROUP_OUTPUT,
 	  .help = "Also write the whole report as one JSON document to FILE; - is standard output, and the text report then goes to standard error (default: none)" },
 
+	/* Bug hunting */
+	{ .name = "preempt-duration",
+	  .kernel_unit = "ms",
+	  .type = RCUT_OPT_DURATION,
+	  .arg = "DURATION",
+	  F(preempt_duration_ns),
+	  .tests = RCUT_T_TORTURE,
+	  .group = RCUT_GROUP_HUNT,
+	  .help = "Preemption injection: a preempted thread is kept away (spinning or sleeping in a signal handler, wherever it was) for a random time from 1 us up to this, mostly microseconds; at most --stall-timeout / 4; 0 disables; rcutorture.preempt_duration=N is N ms, as in the kernel (default: 0)",
+	  AT(27, 0, 0),
+	  .json_at = 23 },
+	{ .name = "preempt-interval",
+	  .kernel_unit = "ms",
+	  .type = RCUT_OPT_DURATION,
+	  .arg = "DURATION",
+	  F(preempt_interval_ns),
+	  .min = 10000, /* 10 us */
+	  .max = 86400 * NSEC_PER_SEC,
+	  .range = "0.01ms to 1d",
+	  .def = 1 * NSEC_PER_SEC,
+	  .tests = RCUT_T_TORTURE,
+	  .group = RCUT_GROUP_HUNT,
+	  .help = "Mean time between two injected preemptions, each of a random torture thread, a reader three times in four (0.01ms to 1d; rcutorture.preempt_interval=N is N ms, as in the kernel; default: 1s)",
+	  AT(28, 0, 0),
+	  .json_at = 24 },
+	{ .name = "race-delay",
+	  .type = RCUT_OPT_COUNT,
+	  .arg = "N",
+	  F(race_delay),
+	  .min = 0,
+	  .max = 1000000000,
+	  .tests = RCUT_T_TORTURE,
+	  .group = RCUT_GROUP_HUNT,
+	  .help = "Race delays: one pass in N through a flavor's race points (rcut_race_point) yields, spins or sleeps there; 0 to 1000000000, 0 disables (default: 0)",
+	  AT(29, 0, 0),
+	  .json_at = 25 },
+	{ .name = "race-delay-max",
+	  .type = RCUT_OPT_DURATION,
+	  .arg = "DURATION",
+	  F(race_delay_max_ns),
+	  .min = 1000, /* 1 us */
+	  .max = 86400 * NSEC_PER_SEC,
+	  .range = "0.001ms to 1d",
+	  .def = 1 * NSEC_PER_MSEC,
+	  .tests = RCUT_T_TORTURE,
+	  .group = RCUT_GROUP_HUNT,
+	  .help = "The longest race-point delay (most are 1 to 50 us); at most --stall-timeout / 4 (0.001ms to 1d; default: 1ms)",
+	  AT(30, 0, 0),
+	  .json_at = 26 },
+	{ .name = "swarm",
+	  .type = RCUT_OPT_FLAG,
+	  F(swarm),
+	  .tests = RCUT_T_TORTURE,
+	  .group = RCUT_GROUP_HUNT,
+	  .help = "Swarm run: from the seed, draw which features run and at what rates (preemption, race delays, CPU offlining, floods, barrier test, stutter, reader nesting, in-section delays, grace-period primitives) and print the draw; options given explicitly are kept",
+	  AT(31, 0, 0),
+	  .json_at = 27 },
+	{ .name = "hunt",
+	  .type = RCUT_OPT_FLAG,
+	  F(hunt),
+	  .tests = RCUT_T_TORTURE,
+	  .group = RCUT_GROUP_HUNT,
+	  .help = "The bug-hunting preset: --swarm with preemption and race delays always on (their rates drawn), --preempt-duration 5ms --preempt-interval 0.5ms --race-delay 20 --race-delay-max 2ms as the draw's ceilings, two readers per simulated CPU (at least 4); options given explicitly are kept",
+	  AT(32, 0, 0),
+	  .json_at = 28 },
+
 	/* --test scale */
 	{ .name = "nwriters",
 	  .type = RCUT_OPT_COUNT,
@@ -589,6 +658,13 @@ const struct rcut_opt *rcut_opt_find(const char *name)
 	return NULL;
 }
 
+bool rcut_opt_given(const struct rcut_config *cfg, const char *name)
+{
+	const struct rcut_opt *o = rcut_opt_find(name);
+
+	return o && cfg->given[o - rcut_opts];
+}
+
 const struct rcut_opt *rcut_opt_find_kernel(const char *name, size_t len,
 					    char *dashed, size_t dashed_len)
 {
@@ -644,6 +720,8 @@ static long resolved(const struct rcut_opt *o, const struct rcut_opt_run *run)
 		return run->nwriters;
 	case RCUT_FROM_CPUS:
 		return run->ncpus;
+	case RCUT_FROM_NFAKEWRITERS:
+		return run->nfakewriters;
 	default:
 		return -1;
 	}

@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #define RCUT_OPT_MAX 96 /* rows at most (sizes the parser's arrays) */
+_Static_assert(RCUT_OPT_MAX <= RCUT_MAX_OPT_ROWS, "raise RCUT_MAX_OPT_ROWS");
 #define RCUT_NTESTS 3	/* enum rcut_test's values */
 #define RCUT_OPT_KEY_LEN RCUT_VALUE_KEY_LEN
 
@@ -55,6 +56,7 @@ enum rcut_opt_source {
 	RCUT_FROM_NREADERS,
 	RCUT_FROM_NWRITERS,
 	RCUT_FROM_CPUS,
+	RCUT_FROM_NFAKEWRITERS,
 };
 
 /* The --help groups. */
@@ -64,6 +66,7 @@ enum rcut_opt_group {
 	RCUT_GROUP_CPUS,
 	RCUT_GROUP_GP,
 	RCUT_GROUP_OUTPUT,
+	RCUT_GROUP_HUNT,
 	RCUT_GROUP_SCALE,
 	RCUT_GROUP_REF,
 	RCUT_GROUP_INFO = -1,
@@ -79,6 +82,8 @@ struct rcut_opt {
 	int short_name;	    /* 'd', or 0 */
 	const char *alias;  /* a second long name ("gp-async"), or NULL */
 	const char *kernel; /* rcutorture.KERNEL=: NULL: name, '-' as '_' */
+	/* DURATION: the unit of a bare number in kernel spelling ("ms"). */
+	const char *kernel_unit;
 	enum rcut_opt_type type;
 	enum rcut_opt_custom custom;
 	const char *arg;  /* --help's name for the value; NULL: a flag */
@@ -126,6 +131,9 @@ extern const struct rcut_opt_group_title rcut_opt_groups[];
 /* The row of a long option name or alias, or NULL. */
 const struct rcut_opt *rcut_opt_find(const char *name);
 
+/* Whether the option named name was given explicitly (cfg->given). */
+bool rcut_opt_given(const struct rcut_config *cfg, const char *name);
+
 /*
  * The row rcutorture.NAME=VALUE sets (NAME is len bytes): a row's kernel
  * spelling, its name or alias with underscores for dashes, or the key a
@@ -138,6 +146,7 @@ const struct rcut_opt *rcut_opt_find_kernel(const char *name, size_t len,
 struct rcut_opt_run {
 	int test; /* enum rcut_test: which Start/End line */
 	long nreaders, nwriters, ncpus;
+	long nfakewriters; /* the torture test's resolved count */
 };
 
 /* Which list: a test's Start/End line (enum rcut_test) or the JSON one. */

@@ -13,6 +13,8 @@ void torture_run_init(struct torture_run *run, const struct rcut_config *cfg,
 	run->cfg = cfg;
 	run->flavor = flavor;
 	run->tag = tag;
+	run->read_nesting = true;
+	run->read_delays = true;
 	pthread_mutex_init(&run->failure.lock, NULL);
 	pthread_mutex_init(&run->threads.gate_lock, NULL);
 	pthread_cond_init(&run->threads.gate_cond, NULL);

@@ -32,6 +32,7 @@ static struct preempt_stats stats;
 static __thread uint64_t rng;
 static __thread unsigned int rng_generation;
 static __thread uint64_t last_end_ns, last_len_ns;
+static __thread uint64_t self_delays; /* preempt_self_delays() */
 
 int preempt_configure(uint64_t max_duration_ns, uint64_t seed)
 {
@@ -97,6 +98,7 @@ static void preempt_handler(int sig)
 	last_len_ns = took;
 	add(&stats.delay_ns_total, took);
 	delay_max_u64(&stats.delay_ns_max, took);
+	self_delays++;
 	/* Last, so that a reader who sees the count sees its time. */
 	__atomic_fetch_add(&stats.delays, 1, __ATOMIC_RELEASE);
 	errno = saved_errno;
@@ -142,6 +144,11 @@ void preempt_snapshot(struct preempt_stats *out)
 		__atomic_load_n(&stats.delay_ns_total, __ATOMIC_RELAXED);
 	out->delay_ns_max =
 		__atomic_load_n(&stats.delay_ns_max, __ATOMIC_RELAXED);
+}
+
+uint64_t preempt_self_delays(void)
+{
+	return __atomic_load_n(&self_delays, __ATOMIC_RELAXED);
 }
 
 void preempt_reset_stats(void)

@@ -59,6 +59,12 @@ int preempt_thread(pid_t os_tid);
 /* Sum the counters. */
 void preempt_snapshot(struct preempt_stats *out);
 
+/*
+ * Injected preemptions the calling thread has taken so far: a reader
+ * compares it around read_lock to learn it was stopped inside it.
+ */
+uint64_t preempt_self_delays(void);
+
 /* Zero the counters. */
 void preempt_reset_stats(void);
 

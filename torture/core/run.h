@@ -50,7 +50,13 @@ struct torture_run {
 	const struct torture_test *test; /* what runs (lifecycle.h) */
 	/* The output prefix after "<flavor>-": "torture", "scale", ... */
 	const char *tag;
-	long nreaders;	      /* resolved reader count */
+	long nreaders;	   /* resolved reader count */
+	long nfakewriters; /* resolved fake-writer count */
+	/* Reader features without an option of their own (--swarm sets). */
+	bool read_nesting;     /* nested read-side sections, where allowed */
+	bool read_delays;      /* the kernel's in-section delays */
+	bool read_delays_long; /* and often a longer one (--swarm) */
+	bool fast_gps; /* the writers pause 1/20, fake writers 1/100 as long */
 	atomic_bool stopping; /* every loop polls this */
 	int stop_signal;      /* the SIGINT/SIGTERM that stopped it, or 0 */
 	struct torture_clock clock;
@@ -67,6 +73,13 @@ struct torture_run {
 	_Atomic unsigned int witness_scan; /* callbacks.c: rotating start */
 	void *test_state; /* the test's own (struct scale_state, ...) */
 };
+
+/*
+ * A thread count as the kernel resolves nreaders and nfakewriters
+ * (core/counts.c): RCUT_COUNT_AUTO gives auto_count, a negative value
+ * ncpus - 2 - value (at least 1), anything else itself.
+ */
+long torture_resolve_count(long value, long auto_count, int ncpus);
 
 /*
  * A run that has not started: every subsystem in its idle state, nothing

@@ -2,6 +2,8 @@
 /* Collecting the counters of every thread into one snapshot. */
 #include "stats.h"
 #include "run.h"
+#include "inject.h"
+#include "preempt.h"
 
 #include <string.h>
 #include <sys/resource.h>
@@ -57,6 +59,22 @@ static void snapshot_onoff(struct torture_run *run, struct rcut_snapshot *s)
 	s->sum_offline_ms = onoff.sum_offline_ms;
 }
 
+/* The injection engines' counters (preempt.c, inject.c). */
+static void snapshot_injection(struct rcut_snapshot *s)
+{
+	struct preempt_stats p;
+	struct inject_stats r;
+
+	preempt_snapshot(&p);
+	s->preempt_sent = p.sent;
+	s->preempt_delays = p.delays;
+	s->preempt_ns_max = p.delay_ns_max;
+	inject_snapshot(&r);
+	s->race_hits = r.hits_total;
+	s->race_delays = r.delays;
+	s->race_ns_max = r.delay_ns_max;
+}
+
 /* The per-thread histograms, summed over the thread table. */
 static void snapshot_threads(struct torture_run *run, struct rcut_snapshot *s)
 {
@@ -97,6 +115,7 @@ void torture_snapshot(struct torture_run *run, struct rcut_snapshot *s)
 	s->floods = LOAD(c->floods);
 	s->max_rss_kib = max_rss_kib();
 	snapshot_onoff(run, s);
+	snapshot_injection(s);
 	s->cbs_invoked = LOAD(c->cbs_invoked);
 	s->cbs_early = LOAD(c->cbs_early);
 	s->cbs_dup = LOAD(c->cbs_dup);

@@ -20,6 +20,9 @@
 #include "../../report/json.h"
 #include "../../report/text.h"
 #include "../../report/verdict.h"
+#include "../core/inject.h"
+#include "../core/preempt.h"
+#include "swarm.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -33,6 +36,11 @@ struct torture_state {
 	const char *stall_what; /* for the JSON document */
 	atomic_bool final_done; /* ends the final-gp thread */
 	int nworkers;		/* threads before the final phase */
+	/* --swarm: the options as drawn (run->cfg points here) and the draw. */
+	const struct rcut_config *parsed; /* the options as given */
+	struct rcut_config drawn;
+	struct torture_swarm swarm;
+	struct rcut_json_pair swarm_json[SWARM_MAX_ITEMS];
 };
 
 static struct torture_state *state(struct torture_run *run)
@@ -45,6 +53,7 @@ static void print_params(struct torture_run *run, const char *what)
 {
 	const struct rcut_opt_run r = { .test = RCUT_TEST_TORTURE,
 					.nreaders = run->nreaders,
+					.nfakewriters = run->nfakewriters,
 					.ncpus = rcut_nr_cpus() };
 
 	rcut_opt_print_params(stdout, run->cfg, &r, run->flavor->name, what);
@@ -63,6 +72,8 @@ static void print_origin(struct torture_run *run)
 		printf("%s-torture: scenario %s from %s, expected verdict %s\n",
 		       name, c->scenario_name, c->scenario_path,
 		       rcut_exit_name(c->scenario_expect));
+	if (run->cfg->swarm)
+		printf("%s-torture: swarm: %s\n", name, state(run)->swarm.text);
 }
 
 /* --verbose: what will run, before it runs. */
@@ -75,18 +86,73 @@ static void print_setup(struct torture_run *run)
 	printf("%s-torture: flavor %s: %s; primitives: %s\n", f->name, f->name,
 	       f->description, caps);
 	printf("%s-torture: threads: 1 writer, %ld fake writers, %ld readers; element pool %d, pipe length %d\n",
-	       f->name, run->cfg->nfakewriters, run->nreaders,
-	       TORTURE_POOL_SIZE, RCUT_PIPE_LEN);
+	       f->name, run->nfakewriters, run->nreaders, TORTURE_POOL_SIZE,
+	       RCUT_PIPE_LEN);
 }
 
-/* The reader count, and the test's state. */
+/*
+ * --swarm: draw the features into the test's copy of the options, which
+ * the run uses from here on (the Start line shows what was drawn).
+ */
+static void swarm_setup(struct torture_run *run, struct torture_state *st)
+{
+	st->parsed = run->cfg;
+	st->drawn = *run->cfg;
+	torture_swarm_draw(&st->swarm, &st->drawn, run);
+	run->cfg = &st->drawn;
+	for (int i = 0; i < st->swarm.n; i++)
+		st->swarm_json[i] =
+			(struct rcut_json_pair){ st->swarm.item[i].key,
+						 st->swarm.item[i].value };
+}
+
+/*
+ * The test's state, the swarm draw, and the thread counts as the kernel
+ * resolves them, from the simulated CPUs: one reader per CPU by default
+ * (--hunt: two, at least 4), negative counts relative to the CPUs.
+ */
 static int setup(struct torture_run *run)
 {
-	run->nreaders = run->cfg->nreaders;
-	if (run->nreaders < 0)
-		run->nreaders = torture_cpus_available();
-	run->test_state = calloc(1, sizeof(struct torture_state));
-	return run->test_state ? 0 : RCUT_EXIT_INTERNAL;
+	struct torture_state *st = calloc(1, sizeof(struct torture_state));
+	const struct rcut_config *c;
+	long readers;
+
+	if (!st)
+		return RCUT_EXIT_INTERNAL;
+	run->test_state = st;
+	if (run->cfg->swarm)
+		swarm_setup(run, st);
+	c = run->cfg;
+	readers = c->hunt ? 2L * run->cpus.n : run->cpus.n;
+	if (c->hunt && readers < 4)
+		readers = 4;
+	run->nreaders =
+		torture_resolve_count(c->nreaders, readers, run->cpus.n);
+	run->nfakewriters =
+		torture_resolve_count(c->nfakewriters, 4, run->cpus.n);
+	return 0;
+}
+
+/* Preemption injection and race delays, before any thread runs. */
+static int injection_start(struct torture_run *run)
+{
+	const struct rcut_config *c = run->cfg;
+
+	preempt_reset_stats();
+	inject_reset_stats();
+	if (c->preempt_duration_ns &&
+	    (preempt_configure(c->preempt_duration_ns, c->seed) ||
+	     preempt_install())) {
+		fprintf(stderr,
+			"rcutorture: cannot set up preemption injection\n");
+		return RCUT_EXIT_INTERNAL;
+	}
+	if (c->race_delay && inject_configure(1.0 / (double)c->race_delay,
+					      c->race_delay_max_ns, c->seed)) {
+		fprintf(stderr, "rcutorture: cannot set up race delays\n");
+		return RCUT_EXIT_INTERNAL;
+	}
+	return 0;
 }
 
 /* --dry-run: the Start line and where things came from; no thread. */
@@ -108,7 +174,7 @@ static int round_begin(struct torture_run *run, int round)
 		torture_cpus_print(run, stdout);
 	}
 	torture_stats_start(run);
-	return 0;
+	return injection_start(run);
 }
 
 /* One kind of thread: how many, and its body. */
@@ -156,7 +222,7 @@ static int spawn(struct torture_run *run)
 	const struct thread_kind kinds[] = {
 		{ "reader", run->nreaders, torture_reader },
 		{ "writer", 1, torture_writer },
-		{ "fakewriter", c->nfakewriters, torture_fakewriter },
+		{ "fakewriter", run->nfakewriters, torture_fakewriter },
 		{ "read-exit", c->read_exit_burst > 0, torture_read_exit },
 		{ "onoff", c->onoff_interval_ns && run->cpus.n > 1,
 		  torture_onoff },
@@ -167,6 +233,7 @@ static int spawn(struct torture_run *run)
 		  torture_fwd_progress },
 		{ "stutter", c->stutter_ns > 0, torture_stutter },
 		{ "shuffle", c->shuffle_interval_ns > 0, torture_shuffle },
+		{ "preempter", c->preempt_duration_ns > 0, torture_preempter },
 	};
 	size_t nk = sizeof(kinds) / sizeof(kinds[0]);
 
@@ -259,6 +326,8 @@ static int drain(struct torture_run *run)
 {
 	struct torture_state *st = state(run);
 
+	/* Race points delay nothing more: the final barrier runs clean. */
+	inject_stop();
 	st->nworkers = run->threads.n;
 	if (lifecycle_spawn(run, "final-gp", 0, final_gp)) {
 		atomic_store(&st->final_done, true);
@@ -287,9 +356,12 @@ static void write_json(struct torture_run *run, int status, const char *verdict,
 		       const struct rcut_snapshot *s)
 {
 	const struct rcut_config *c = run->cfg;
-	const struct rcut_opt_run resolved = { .test = RCUT_TEST_TORTURE,
-					       .nreaders = run->nreaders,
-					       .ncpus = run->cpus.n };
+	const struct rcut_opt_run resolved = {
+		.test = RCUT_TEST_TORTURE,
+		.nreaders = run->nreaders,
+		.nfakewriters = run->nfakewriters,
+		.ncpus = run->cpus.n,
+	};
 	struct rcut_value params[RCUT_OPT_MAX];
 	struct rcut_json_run doc = {
 		.params = params,
@@ -317,6 +389,11 @@ static void write_json(struct torture_run *run, int status, const char *verdict,
 		if (torture_gp_available(run->flavor, (enum rcut_gp_kind)k) &&
 		    (!c->gp_mask || (c->gp_mask & (1u << k))))
 			doc.gp_kinds |= 1u << k;
+	if (c->swarm && run->test_state) {
+		doc.swarm = state(run)->swarm.text;
+		doc.swarm_items = state(run)->swarm_json;
+		doc.nswarm = state(run)->swarm.n;
+	}
 	doc.failed = torture_first_failure(run, &at, &doc.failure_check);
 	doc.failure_s = doc.failed ? (double)at / 1e9 : 0;
 	rcut_json_write(&doc);
@@ -328,10 +405,13 @@ static void print_first_failure(struct torture_run *run)
 	uint64_t at;
 	const char *check;
 
-	if (torture_first_failure(run, &at, &check))
+	if (torture_first_failure(run, &at, &check)) {
 		printf("%s-torture: First failure: at %.3f s, caught by: %s\n",
 		       name, (double)at / 1e9, check);
-	else
+		if (run->cfg->swarm && run->test_state)
+			printf("%s-torture: First failure under swarm: %s\n",
+			       name, state(run)->swarm.text);
+	} else
 		printf("%s-torture: First failure: none\n", name);
 }
 
@@ -415,6 +495,8 @@ static void cleanup(struct torture_run *run)
 	run->threads.nreaders = 0;
 	torture_mbchk_cleanup(run);
 	torture_barrier_cleanup(run);
+	if (run->test_state && state(run)->parsed)
+		run->cfg = state(run)->parsed;
 	free(run->test_state);
 	run->test_state = NULL;
 }

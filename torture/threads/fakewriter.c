@@ -13,11 +13,14 @@ void torture_fakewriter(struct torture_thread *t)
 {
 	struct torture_run *run = t->run;
 	const struct rcut_flavor *f = run->flavor;
-	uint64_t barrier_odds = (uint64_t)run->cfg->nfakewriters * 8;
+	uint64_t barrier_odds = (uint64_t)run->nfakewriters * 8;
 
 	while (!torture_must_stop(run)) {
-		torture_sleep_ns(run, torture_random(&t->rand) %
-					      FAKEWRITER_MAX_SLEEP_NS);
+		torture_sleep_ns(
+			run,
+			torture_random(&t->rand) %
+				(run->fast_gps ? FAKEWRITER_MAX_SLEEP_NS / 100 :
+						 FAKEWRITER_MAX_SLEEP_NS));
 		torture_stutter_wait(t);
 		if (torture_must_stop(run))
 			break;

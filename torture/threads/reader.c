@@ -11,6 +11,7 @@
 #include "threads.h"
 #include "../core/mbchk.h"
 #include "../../report/histogram.h"
+#include "../core/preempt.h"
 
 #include <sched.h>
 
@@ -19,6 +20,9 @@
 #define LONG_DELAY_NS 50000000ULL /* 50 ms: long, but keeps CI runs brisk */
 #define BLOCK_NS 100000ULL /* a sleep inside the section, where allowed */
 #define QSBR_OFFLINE_MAX_NS 1000000ULL
+/* --swarm's long delays: one read in LONGER_ODDS spins up to LONGER_MAX_NS. */
+#define LONGER_ODDS 16
+#define LONGER_MAX_NS 300000ULL
 
 /* What a read did, for the failure report. */
 struct read_state {
@@ -38,6 +42,14 @@ static void read_delay(struct torture_thread *t, struct read_state *rs)
 	uint64_t r = torture_random(&t->rand);
 	uint64_t n = (uint64_t)run->nreaders;
 
+	/* Hold the element while grace periods run (flip races need it). */
+	if (run->read_delays_long && (r >> 52) % LONGER_ODDS == 0) {
+		uint64_t d = 1000 + (r >> 8) % LONGER_MAX_NS;
+
+		rs->delay_ns += d;
+		torture_spin_ns(run, d);
+		return;
+	}
 	if (r % (n * 100000) == 0) {
 		rs->delay_ns += LONG_DELAY_NS;
 		torture_spin_ns(run, LONG_DELAY_NS);
@@ -62,6 +74,23 @@ static void read_delay(struct torture_thread *t, struct read_state *rs)
 				torture_cpu_attach();
 		}
 	}
+}
+
+/*
+ * The reader was preempted inside read_lock (preemption injection): it
+ * may have counted itself late, in a phase the next grace period does not
+ * wait for.  Stay in the section for a while, up to --preempt-duration,
+ * so that grace period can end under it: a flavor with that bug then
+ * shows a too-short grace period instead of getting away with it.
+ */
+static void hold_after_preemption(struct torture_thread *t,
+				  struct read_state *rs)
+{
+	uint64_t max = t->run->cfg->preempt_duration_ns;
+	uint64_t d = max ? 1000 + torture_random(&t->rand) % max : 0;
+
+	rs->delay_ns += d;
+	torture_spin_ns(t->run, d);
 }
 
 static unsigned long gp_seq(const struct rcut_flavor *f)
@@ -108,20 +137,30 @@ bool torture_one_read(struct torture_thread *t)
 	int idx[MAX_NESTING];
 	struct torture_elem *p;
 	unsigned long started, completed;
+	uint64_t preempted;
+	bool watch;
 	int pipe = 0;
 
-	if ((f->caps & RCUT_CAP_NESTING) && torture_random(&t->rand) % 8 == 0)
+	if ((f->caps & RCUT_CAP_NESTING) && t->run->read_nesting &&
+	    torture_random(&t->rand) % 8 == 0)
 		rs.nesting =
 			2 + (int)(torture_random(&t->rand) % (MAX_NESTING - 1));
+	/* Only with preemption injection: no cost to other runs. */
+	watch = t->run->cfg->preempt_duration_ns != 0;
+	preempted = watch ? preempt_self_delays() : 0;
 	for (int i = 0; i < rs.nesting; i++)
 		idx[i] = f->read_lock();
+	preempted = watch ? preempt_self_delays() - preempted : 0;
 	section_mark(t);
 	started = gp_seq(f);
 	p = atomic_load_explicit(&t->run->pool.current, memory_order_consume);
 	if (p) {
 		check_in_use(t, p, "on entry");
 		torture_mbchk_read(t, p);
-		read_delay(t, &rs);
+		if (preempted)
+			hold_after_preemption(t, &rs);
+		else if (t->run->read_delays)
+			read_delay(t, &rs);
 		check_in_use(t, p, "after the in-section delay");
 		pipe = atomic_load_explicit(&p->pipe_count,
 					    memory_order_relaxed);

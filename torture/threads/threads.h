@@ -17,6 +17,8 @@ bool torture_one_read(struct torture_thread *t);
 
 void torture_writer(struct torture_thread *t);
 void torture_fakewriter(struct torture_thread *t);
+/* Preemption injection: signal random threads, readers above all. */
+void torture_preempter(struct torture_thread *t);
 void torture_onoff(struct torture_thread *t);
 void torture_fwd_progress(struct torture_thread *t);
 void torture_stutter(struct torture_thread *t);

@@ -1,0 +1,153 @@
+# Integration tests: bug hunting (issue 12): preemption injection, race
+# delays, kernel-like thread counts, swarm runs and the --hunt preset.
+
+# The Start line's value of key=.
+start_value() { # key
+	grep -o "Start of test: .*" "$OUT" | grep -o " $1=[^ ]*" | head -n 1 | cut -d= -f2
+}
+
+# The last stats block's "preempts: SENT/DELAYS" and "races: HITS/DELAYS".
+injected() { # preempts|races
+	grep -o " $1: [0-9]*/[0-9]*" "$OUT" | tail -n 1 | awk '{print $2}'
+}
+
+t_hunt_bad_values() {
+	bad_input "--preempt-duration: 'x' is not a duration" --preempt-duration x
+	bad_input "--preempt-duration: must be at most --stall-timeout / 4 \(250ms\)" \
+		--stall-timeout 1s --preempt-duration 300ms
+	bad_input "--preempt-interval: '0.001ms' is out of range; expected 0.01ms to 1d" \
+		--preempt-interval 0.001ms
+	bad_input "--race-delay: '-1' is not valid" --race-delay -1
+	bad_input "--race-delay-max: must be at most --stall-timeout / 4" \
+		--race-delay 10 --race-delay-max 3s
+	bad_input "--nreaders: '-4097' is not valid" --nreaders -4097
+	bad_input "--nreaders: '-1' is not valid for --test scale" --test scale --nreaders -1
+	bad_input "--swarm: only for --test torture" --test ref --swarm
+	bad_input "--hunt: only for --test torture" --test scale --hunt
+}
+
+t_hunt_start_line_shows_the_parameters() {
+	run --dry-run --seed 1 --preempt-duration 3ms --preempt-interval 0.2ms --race-delay 7 \
+		--race-delay-max 0.5ms
+	expect_status 0
+	expect_out ' preempt_duration=3ms preempt_interval=200us race_delay=7 race_delay_max=500us swarm=0 hunt=0$'
+	# The kernel's spellings are in ms.
+	run --dry-run rcutorture.preempt_duration=4 rcutorture.preempt_interval=2
+	expect_out ' preempt_duration=4ms preempt_interval=2ms '
+}
+
+t_hunt_kernel_relative_counts() {
+	run --dry-run --cpus 8
+	expect_out 'Start of test: nreaders=8 nfakewriters=4 '
+	run --dry-run --cpus 8 --nreaders -1 --nfakewriters -3
+	expect_out 'Start of test: nreaders=7 nfakewriters=9 '
+	run --dry-run --cpus 2 rcutorture.nreaders=-1 --nfakewriters -1
+	expect_out 'Start of test: nreaders=1 nfakewriters=1 '
+	run --dry-run --cpus 3 --nreaders -2
+	expect_out 'Start of test: nreaders=3 '
+	run --dry-run --cpus 3 --hunt
+	expect_out 'Start of test: nreaders=6 '
+	run --dry-run --cpus 1 --hunt
+	expect_out 'Start of test: nreaders=4 '
+}
+
+t_hunt_preemption_counted() {
+	run --duration 2 --stat-interval 1 --seed 3 --preempt-duration 1ms --preempt-interval 0.5ms \
+		--json "$TEST_TMP/p.json"
+	expect_status 0
+	local p=$(injected preempts) sent delays
+	sent=${p%/*} delays=${p#*/}
+	((sent > 100 && delays > 50 && delays <= sent)) || die "preempts: $p"
+	[[ $(jqr "$TEST_TMP/p.json" .final.preempts.sent) == "$sent" ]] || die "JSON preempts.sent"
+	jqr "$TEST_TMP/p.json" '.final.preempts.max_delay_s > 0 and .final.preempts.delays > 0' >/dev/null
+	jqr "$TEST_TMP/p.json" '.intervals | length >= 1 and (.[0].preempts.sent >= 0)' >/dev/null
+	jqr "$TEST_TMP/p.json" '.config.preempt_duration_s == 0.001' >/dev/null
+	# Off by default: the fields are there, at zero.
+	run --duration 1 --stat-interval 0 --json "$TEST_TMP/off.json"
+	expect_status 0
+	[[ $(injected preempts) == 0/0 && $(injected races) == 0/0 ]] || die "not zero when off"
+	jqr "$TEST_TMP/off.json" '.final.preempts.sent == 0 and .final.races.hits == 0 and .swarm == null' >/dev/null
+}
+
+t_hunt_race_delays_counted() {
+	local f
+	for f in prcu srcu "$PLUGINS/librcutorture-example.so"; do
+		run --flavor "$f" --duration 2 --stat-interval 0 --seed 4 --race-delay 10 \
+			--race-delay-max 0.2ms --json "$TEST_TMP/r.json"
+		expect_status 0
+		local r=$(injected races)
+		((${r%/*} > 1000 && ${r#*/} > 50)) || die "$f: races: $r"
+		jqr "$TEST_TMP/r.json" '.final.races.delays > 50 and .final.races.max_delay_s > 0' >/dev/null
+	done
+}
+
+t_hunt_swarm_draw_reproducible() {
+	run --dry-run --swarm --seed 11
+	expect_status 0
+	expect_out '^memb-torture: swarm: preempt=[^ ]+ race=[^ ]+ onoff=[^ ]+ floods=[^ ]+ barrier=[^ ]+ stutter=[^ ]+ nesting=[^ ]+ delays=[^ ]+ gprate=[^ ]+ gp=[a-z,]+$'
+	local a=$(grep 'swarm:' "$OUT") start=$(grep 'Start of test' "$OUT") draws="" s
+	run --dry-run --swarm --seed 11
+	[[ $(grep 'swarm:' "$OUT") == "$a" && $(grep 'Start of test' "$OUT") == "$start" ]] ||
+		die "seed 11 drew differently"
+	# Other seeds draw other subsets.
+	for s in 12 13 14 15; do
+		run --dry-run --swarm --seed $s
+		draws+="$(grep 'swarm:' "$OUT")"$'\n'
+	done
+	(($(sort -u <<<"$draws" | grep -c swarm) >= 3)) || die "4 seeds, too few draws: $draws"
+	! grep -qF "$a" <<<"$draws" || die "seed 11's draw again"
+	# Explicit options are kept and shown as given; capabilities respected.
+	run --dry-run --swarm --seed 11 --onoff-interval 7ms --gp-sync --n-barrier-cbs 1
+	expect_out ' onoff=given .* barrier=given .* gp=given$'
+	expect_out ' onoff_interval=7ms .* n_barrier_cbs=1 '
+	# busted-hang has no polled or cookie grace periods: never drawn.
+	draws=""
+	for s in 1 2 3 4 5 6 7 8; do
+		run --dry-run --swarm --seed $s --flavor busted-hang
+		expect_status 0
+		draws+="$(grep 'swarm:' "$OUT" | sed 's/.* gp=//') "
+	done
+	[[ $draws =~ (sync|exp) && ! $draws =~ (poll|cond) ]] || die "busted-hang gp draws: $draws"
+}
+
+t_hunt_swarm_json() {
+	run --swarm --seed 21 --duration 1 --stat-interval 0 --json "$TEST_TMP/s.json"
+	expect_status 0
+	local draw=$(grep 'swarm:' "$OUT" | sed 's/.*swarm: //')
+	[[ $(jqr "$TEST_TMP/s.json" .swarm.draw) == "$draw" ]] || die "JSON swarm.draw"
+	[[ $(jqr "$TEST_TMP/s.json" .swarm.features.gp) == "$(sed 's/.* gp=//' <<<"$draw")" ]] || die "features.gp"
+	jqr "$TEST_TMP/s.json" '.config.swarm == true and .config.hunt == false' >/dev/null
+}
+
+t_hunt_failing_swarm_run_names_the_draw() {
+	run --flavor busted --swarm --seed 5 --duration 5 --stop-on-failure --stat-interval 0
+	expect_status 1
+	local draw=$(grep 'swarm:' "$OUT" | head -n 1 | sed 's/.*swarm: //')
+	[[ -n $draw ]] || die "no draw"
+	grep -A1 'First failure: at ' "$OUT" | grep -qF "busted-torture: First failure under swarm: $draw" ||
+		die "the First failure lines do not name the draw"
+}
+
+# Correct flavors survive a short --hunt run.
+t_hunt_correct_flavors_pass() {
+	local f
+	for f in memb qsbr prcu srcu "$PLUGINS/librcutorture-example.so"; do
+		run --flavor "$f" --hunt --seed 7 --duration 3 --stat-interval 0
+		expect_status 0
+		expect_out 'End of test: SUCCESS: '
+		expect_out ' hunt=1$'
+		[[ $(injected preempts) != 0/0 ]] || die "$f: --hunt preempted nothing"
+	done
+}
+
+# --hunt catches mutants the default options miss or catch slowly.
+t_hunt_catches_mutants() {
+	local dir=${MUTANTS:-$(dirname "$PLUGINS")/mutants} m
+	[[ -f $dir/librcutorture-mutant-qs-per-cpu.so ]] || die "no mutants in $dir: run make mutants"
+	for m in qs-per-cpu barrier-skip wait-first; do
+		run --flavor "$dir/librcutorture-mutant-$m.so" --hunt --seed 1 --duration 10 \
+			--stop-on-failure --stat-interval 0
+		expect_status 1
+		expect_out "^mutant-$m-torture: First failure under swarm: preempt="
+	done
+}

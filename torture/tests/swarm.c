@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The swarm draw (swarm.h).  One random stream from the seed, drawn in a
+ * fixed order, so a seed always gives the same draw for the same flavor
+ * and options.
+ */
+#include "swarm.h"
+
+#include "../util/delay.h"
+#include "../core/gp.h"
+#include "../config/options_table.h"
+#include "../util/parse.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SWARM_STREAM 0x5357524d57ULL /* "SWRMW": apart from the threads' */
+#define MS 1000000ULL
+
+/* Plain --swarm's preemption and race-delay bases (--hunt: the preset's). */
+#define SWARM_PREEMPT_DURATION_NS (2 * MS)
+#define SWARM_PREEMPT_INTERVAL_NS (1 * MS)
+#define SWARM_RACE_DELAY 20
+#define SWARM_RACE_DELAY_MAX_NS (1 * MS)
+
+struct draw {
+	struct torture_swarm *sw;
+	struct rcut_config *cfg;
+	struct torture_run *run;
+	struct torture_rand rand;
+};
+
+/* A number in [0, n). */
+static uint64_t pick(struct draw *d, uint64_t n)
+{
+	return torture_random(&d->rand) % n;
+}
+
+/* True one time in n. */
+static bool one_in(struct draw *d, uint64_t n)
+{
+	return pick(d, n) == 0;
+}
+
+static void item(struct draw *d, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Record what was drawn for key. */
+static void item(struct draw *d, const char *key, const char *fmt, ...)
+{
+	struct swarm_item *it = &d->sw->item[d->sw->n++];
+	va_list ap;
+
+	it->key = key;
+	va_start(ap, fmt);
+	vsnprintf(it->value, sizeof(it->value), fmt, ap);
+	va_end(ap);
+}
+
+/* Whether any of the options (NULL-ended) was given: keep the feature. */
+static bool given(struct draw *d, const char *key, const char *const *names)
+{
+	for (; *names; names++)
+		if (rcut_opt_given(d->cfg, *names)) {
+			item(d, key, "given");
+			return true;
+		}
+	return false;
+}
+
+static const char *dur(uint64_t ns, char *buf)
+{
+	rcut_format_duration(ns, buf, SWARM_VALUE_LEN);
+	return buf;
+}
+
+/* Preemption: on (always under --hunt), a ceiling and a mean interval. */
+static void draw_preempt(struct draw *d)
+{
+	static const char *const opts[] = { "preempt-duration",
+					    "preempt-interval", NULL };
+	struct rcut_config *c = d->cfg;
+	uint64_t bound = delay_stall_bound_ns(c->stall_timeout_ns);
+	uint64_t base =
+		c->hunt ? c->preempt_duration_ns : SWARM_PREEMPT_DURATION_NS;
+	uint64_t every =
+		c->hunt ? c->preempt_interval_ns : SWARM_PREEMPT_INTERVAL_NS;
+	char a[SWARM_VALUE_LEN], b[SWARM_VALUE_LEN];
+
+	if (given(d, "preempt", opts))
+		return;
+	if (!c->hunt && one_in(d, 2)) {
+		c->preempt_duration_ns = 0;
+		item(d, "preempt", "off");
+		return;
+	}
+	base >>= pick(d, 3); /* the ceiling, a half or a quarter of it */
+	c->preempt_duration_ns = base < bound ? base : bound;
+	if (c->preempt_duration_ns < DELAY_MIN_NS)
+		c->preempt_duration_ns = DELAY_MIN_NS;
+	/* 1x or 4x the base (--hunt: 1x or 2x) */
+	c->preempt_interval_ns = every << ((c->hunt ? 1 : 2) * pick(d, 2));
+	item(d, "preempt", "%s/%s", dur(c->preempt_duration_ns, a),
+	     dur(c->preempt_interval_ns, b));
+}
+
+/* Race delays: on (always under --hunt), a rate and a ceiling. */
+static void draw_race(struct draw *d)
+{
+	static const char *const opts[] = { "race-delay", "race-delay-max",
+					    NULL };
+	struct rcut_config *c = d->cfg;
+	uint64_t bound = delay_stall_bound_ns(c->stall_timeout_ns);
+	uint64_t max = c->hunt ? c->race_delay_max_ns : SWARM_RACE_DELAY_MAX_NS;
+	long rate = c->hunt ? c->race_delay : SWARM_RACE_DELAY;
+	char a[SWARM_VALUE_LEN];
+
+	if (given(d, "race", opts))
+		return;
+	if (!c->hunt && one_in(d, 2)) {
+		c->race_delay = 0;
+		item(d, "race", "off");
+		return;
+	}
+	c->race_delay = rate << (2 * pick(d, 2)); /* 1x or 4x rarer */
+	max >>= pick(d, 3);
+	c->race_delay_max_ns = max < bound ? max : bound;
+	if (c->race_delay_max_ns < DELAY_MIN_NS)
+		c->race_delay_max_ns = DELAY_MIN_NS;
+	item(d, "race", "1/%ld,%s", c->race_delay,
+	     dur(c->race_delay_max_ns, a));
+}
+
+/* Simulated CPU offlining: half the runs, at one of three rates. */
+static void draw_onoff(struct draw *d)
+{
+	static const char *const opts[] = { "onoff-interval", NULL };
+	static const uint64_t every[] = { 20 * MS, 50 * MS, 200 * MS };
+	struct rcut_config *c = d->cfg;
+	char a[SWARM_VALUE_LEN];
+
+	if (given(d, "onoff", opts))
+		return;
+	c->onoff_interval_ns = 0;
+	if (d->run->cpus.n > 1 && one_in(d, 2))
+		c->onoff_interval_ns = every[pick(d, 3)];
+	item(d, "onoff", "%s",
+	     c->onoff_interval_ns ? dur(c->onoff_interval_ns, a) : "off");
+}
+
+/* Callback floods: a third of the runs (they starve the readers). */
+static void draw_floods(struct draw *d)
+{
+	static const char *const opts[] = { "fwd-progress",
+					    "fwd-progress-holdoff", NULL };
+	const struct rcut_flavor *f = d->run->flavor;
+	struct rcut_config *c = d->cfg;
+	char a[SWARM_VALUE_LEN];
+
+	if (given(d, "floods", opts))
+		return;
+	c->fwd_progress = f->call && f->barrier && one_in(d, 3);
+	if (c->fwd_progress)
+		c->fwd_progress_holdoff_ns = (2 + 3 * pick(d, 2)) * 1000 * MS;
+	item(d, "floods", "%s",
+	     c->fwd_progress ? dur(c->fwd_progress_holdoff_ns, a) : "off");
+}
+
+/* The barrier test: half the runs, with 2 or 4 posters. */
+static void draw_barrier(struct draw *d)
+{
+	static const char *const opts[] = { "n-barrier-cbs", NULL };
+	struct rcut_config *c = d->cfg;
+
+	if (given(d, "barrier", opts))
+		return;
+	c->n_barrier_cbs = 0;
+	/* Half the runs; --hunt: seven in eight (it is cheap). */
+	if (d->run->flavor->barrier && pick(d, 8) >= (c->hunt ? 1u : 4u))
+		c->n_barrier_cbs = 2 << pick(d, 2);
+	if (c->n_barrier_cbs)
+		item(d, "barrier", "%ld", c->n_barrier_cbs);
+	else
+		item(d, "barrier", "off");
+}
+
+/* The stutter: a quarter of the runs (it hides reader overlap). */
+static void draw_stutter(struct draw *d)
+{
+	static const char *const opts[] = { "stutter", NULL };
+	static const uint64_t len[] = { 200 * MS, 500 * MS, 1000 * MS };
+	struct rcut_config *c = d->cfg;
+	char a[SWARM_VALUE_LEN];
+
+	if (given(d, "stutter", opts))
+		return;
+	c->stutter_ns = one_in(d, 4) ? len[pick(d, 3)] : 0;
+	item(d, "stutter", "%s", c->stutter_ns ? dur(c->stutter_ns, a) : "off");
+}
+
+/* The two reader switches of the run context. */
+static void draw_reader(struct draw *d)
+{
+	struct torture_run *run = d->run;
+
+	run->read_nesting =
+		(run->flavor->caps & RCUT_CAP_NESTING) && one_in(d, 2);
+	item(d, "nesting", "%s", run->read_nesting ? "on" : "off");
+	run->read_delays = !one_in(d, 3);
+	run->read_delays_long = run->read_delays && one_in(d, 2);
+	item(d, "delays", "%s",
+	     run->read_delays_long ? "long" :
+	     run->read_delays	   ? "on" :
+				     "off");
+	run->fast_gps = one_in(d, 2);
+	item(d, "gprate", "%s", run->fast_gps ? "fast" : "normal");
+}
+
+/* A non-empty random subset of the primitives the flavor has. */
+static void draw_gp(struct draw *d)
+{
+	static const char *const opts[] = { "gp-sync", "gp-exp",  "gp-normal",
+					    "gp-cond", "gp-poll", NULL };
+	struct rcut_config *c = d->cfg;
+	unsigned int avail = 0, mask = 0;
+	char text[SWARM_VALUE_LEN] = "";
+
+	if (given(d, "gp", opts))
+		return;
+	for (int k = 0; k < RCUT_GP_NKINDS; k++)
+		if (torture_gp_available(d->run->flavor, (enum rcut_gp_kind)k))
+			avail |= 1u << k;
+	/*
+	 * Each primitive in half the runs; --hunt keeps them all three runs
+	 * in four (a bug in one primitive needs it drawn).
+	 */
+	if (c->hunt && pick(d, 4) != 0)
+		mask = avail;
+	while (avail && !mask)
+		for (int k = 0; k < RCUT_GP_NKINDS; k++)
+			if (one_in(d, 2))
+				mask |= avail & (1u << k);
+	c->gp_mask = mask;
+	for (int k = 0; k < RCUT_GP_NKINDS; k++)
+		if (mask & (1u << k))
+			snprintf(text + strlen(text),
+				 sizeof(text) - strlen(text), "%s%s",
+				 text[0] ? "," : "", torture_gp_names[k]);
+	item(d, "gp", "%s", text);
+}
+
+void torture_swarm_draw(struct torture_swarm *sw, struct rcut_config *cfg,
+			struct torture_run *run)
+{
+	struct draw d = { .sw = sw, .cfg = cfg, .run = run };
+	size_t used = 0;
+
+	memset(sw, 0, sizeof(*sw));
+	torture_rand_seed(&d.rand, cfg->seed, SWARM_STREAM);
+	draw_preempt(&d);
+	draw_race(&d);
+	draw_onoff(&d);
+	draw_floods(&d);
+	draw_barrier(&d);
+	draw_stutter(&d);
+	draw_reader(&d);
+	draw_gp(&d);
+	for (int i = 0; i < sw->n && used < sizeof(sw->text); i++)
+		used += (size_t)snprintf(
+			sw->text + used, sizeof(sw->text) - used, "%s%s=%s",
+			i ? " " : "", sw->item[i].key, sw->item[i].value);
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Swarm runs (--swarm; Groce et al., "Swarm Testing", ISSTA 2012):
+ * instead of every feature at once, each run draws from its seed which
+ * features run and at what rates.  Features suppress each other (a flood
+ * starves readers, the stutter hides overlap), so different subsets find
+ * different bugs at the same cost.  The draw is printed after the Start
+ * line, put in the JSON document and named in a failing run's report, so
+ * the same --seed replays it.
+ */
+#ifndef TORTURE_SWARM_H
+#define TORTURE_SWARM_H
+
+#include "../core/run.h"
+
+#define SWARM_MAX_ITEMS 12
+#define SWARM_VALUE_LEN 32
+#define SWARM_TEXT_LEN 320
+
+/* One feature of the draw: its key and what was drawn ("off", "given"). */
+struct swarm_item {
+	const char *key;
+	char value[SWARM_VALUE_LEN];
+};
+
+struct torture_swarm {
+	int n;
+	struct swarm_item item[SWARM_MAX_ITEMS];
+	char text[SWARM_TEXT_LEN]; /* "preempt=2ms/1ms race=off ..." */
+};
+
+/*
+ * Draw the features from cfg->seed into cfg (the run's own copy) and the
+ * run's reader switches, respecting the flavor's capabilities (no barrier
+ * test without a barrier, ...) and every option given explicitly (its
+ * feature is kept and shown as "given").  Under --hunt preemption and
+ * race delays are always on, at rates up to the preset's.
+ */
+void torture_swarm_draw(struct torture_swarm *sw, struct rcut_config *cfg,
+			struct torture_run *run);
+
+#endif /* TORTURE_SWARM_H */
