@@ -481,11 +481,16 @@ static int check_options(struct parse_ctx *ctx)
 		return EINVAL;
 	if (check_counts(ctx) || check_injection(ctx))
 		return EINVAL;
-	if (cfg->test != RCUT_TEST_SCALE && cfg->nreaders == 0)
+	if (cfg->test == RCUT_TEST_TORTURE && cfg->nreaders == 0)
 		return fail(
 			ctx,
-			"--nreaders: '0' is not valid for --test %s; expected an integer from 1 to %d",
-			rcut_test_names[cfg->test], RCUT_MAX_THREADS);
+			"--nreaders: '0' is not valid for --test torture; expected an integer from 1 to %d, or from -%d to -1 (relative to the simulated CPUs)",
+			RCUT_MAX_THREADS, RCUT_MAX_THREADS);
+	if (cfg->test == RCUT_TEST_REF && cfg->nreaders == 0)
+		return fail(
+			ctx,
+			"--nreaders: '0' is not valid for --test ref; expected an integer from 1 to %d",
+			RCUT_MAX_THREADS);
 	if (cfg->test != RCUT_TEST_REF && strchr(cfg->flavor_name, ','))
 		return fail(
 			ctx,

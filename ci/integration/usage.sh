@@ -1,16 +1,18 @@
 # Integration tests: bad input exits 2 with one line, before any thread.
 
 t_bad_negative_count() {
-	bad_input "--nreaders: '-1' is not valid; expected an integer from 1 to 4096 \(--test scale: 0 to 4096\)$" --nreaders -1
-	bad_input "--nfakewriters" --nfakewriters -4
+	bad_input "--nreaders: '-4097' is not valid; expected an integer from 1 to 4096, or \(--test torture\) from -4096 to -1 \(--test scale: 0 to 4096\)$" --nreaders -4097
+	bad_input "--nfakewriters" --nfakewriters -4097
+	bad_input "--nreaders: '-1' is not valid for --test ref; expected an integer from 1 to 4096 \(relative counts are for --test torture\)$" --test ref --nreaders -1
 }
 
 # Every message about --nreaders, and --help, gives one range per test:
-# 1 to 4096, 0 to 4096 for --test scale (one said 0 to 4096 for all).
+# 1 to 4096 (torture also -4096 to -1, relative to the CPUs), 0 to 4096
+# for --test scale (one said 0 to 4096 for all).
 t_nreaders_range_is_the_same_in_every_message() {
 	local args range
-	for args in "--nreaders 0" "--nreaders -1" "--nreaders 5000" "rcutorture.nreaders=x" \
-		"--test ref --nreaders 0" "--test ref --nreaders 4097"; do
+	for args in "--nreaders 0" "--nreaders -4097" "--nreaders 5000" "rcutorture.nreaders=x" \
+		"--test ref --nreaders 0" "--test ref --nreaders 4097" "--test ref --nreaders -1"; do
 		run $args --dry-run
 		expect_status 2
 		range=$(grep -o 'from [0-9]* to [0-9]*' "$ERR" | head -n 1)
@@ -18,9 +20,9 @@ t_nreaders_range_is_the_same_in_every_message() {
 	done
 	run --test scale --nreaders 4097
 	expect_status 2
-	expect_err "expected an integer from 1 to 4096 \(--test scale: 0 to 4096\)$"
+	expect_err "expected an integer from 1 to 4096, or \(--test torture\) from -4096 to -1 \(--test scale: 0 to 4096\)$"
 	"$BIN" --help >"$OUT"
-	tr -s ' \n' ' ' <"$OUT" | grep -q -- '--nreaders=N Reader threads, 1 to 4096; --test scale: load readers, 0 to 4096 ' ||
+	tr -s ' \n' ' ' <"$OUT" | grep -q -- '--nreaders=N Reader threads, 1 to 4096, or (--test torture) the kernel.s relative -4096 to -1: .* --test scale: load readers, 0 to 4096 ' ||
 		die "--help gives another range for --nreaders"
 }
 
