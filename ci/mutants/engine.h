@@ -11,6 +11,12 @@
  *   static void caller_wait_end(void);    offline while it waits)
  *   static void caller_quiescent(void);   a poll from outside any section
  *
+ * Race points (rcut_race_point(), docs/race-points.md) mark the windows of
+ * the bases and of this engine, as in ci/plugins/example_rcu.c: every
+ * mutant inherits them unchanged from its base, so --race-delay widens the
+ * same windows in the correct base (which must still pass) as in each
+ * mutant.
+ *
  * Design: call() appends to the caller's queue (one queue, or one per
  * simulated CPU).  The worker sleeps until there is work; then, under
  * eng_lock, it moves every queue's "next" callbacks to its "wait" segment
@@ -140,6 +146,7 @@ static struct rcut_head *take_due_callbacks(void)
 /* Wake the waiters of a completed grace period; eng_lock held. */
 static void wake_waiters(struct waiter *w)
 {
+	rcut_race_point(RCUT_RACE_GP_END); /* before waking the waiters */
 	while (w) {
 		struct waiter *next = w->next;
 
@@ -157,6 +164,7 @@ static void invoke_callbacks(struct rcut_head *cb)
 		struct rcut_head *next = cb->flavor_priv[0];
 
 		atomic_fetch_add(&cbs_invoked, 1);
+		rcut_race_point(RCUT_RACE_CB_INVOKE);
 		cb->func(cb);
 		cb = next;
 	}
@@ -280,6 +288,7 @@ static void enqueue(struct cbq *q, struct rcut_head *head,
 {
 	head->func = func;
 	head->flavor_priv[0] = NULL; /* the queue's next pointer */
+	rcut_race_point(RCUT_RACE_CB_QUEUE);
 	*q->next_tail = head;
 	q->next_tail = (struct rcut_head **)&head->flavor_priv[0];
 	atomic_fetch_add(&cbs_queued, 1);

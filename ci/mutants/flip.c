@@ -106,6 +106,7 @@ static int flip_read_lock(void)
 	if (!self)
 		flip_register(); /* a thread the harness did not register */
 	idx = (int)(atomic_load(&phase) & 1);
+	rcut_race_point(RCUT_RACE_READ_LOCK); /* phase read, not counted */
 	c = atomic_load_explicit(&self->count[idx], memory_order_relaxed) + 1;
 #if defined(MUTANT_LOCK_RELAXED) || defined(FLIP_MEMBARRIER)
 	/* MUTANT_LOCK_RELAXED's bug: no full fence in a fenced design */
@@ -124,6 +125,7 @@ static void flip_read_unlock(int idx)
 	long c = atomic_load_explicit(&self->count[idx], memory_order_relaxed);
 
 	reader_fence(); /* reads, then uncount */
+	rcut_race_point(RCUT_RACE_READ_UNLOCK);
 	atomic_store_explicit(&self->count[idx], c - 1, memory_order_release);
 }
 
@@ -161,6 +163,7 @@ static void wait_for_readers(unsigned int p)
 		r = busy_reader(p);
 		if (!r)
 			break;
+		rcut_race_point(RCUT_RACE_GP_WAIT);
 #ifdef MUTANT_WAIT_FIRST
 		/* bug: waits for the first busy reader only, not the rest */
 		while (atomic_load(&r->count[p]))
@@ -184,12 +187,15 @@ static void run_gp(void)
 	writer_fence(); /* updates, then scan */
 #endif
 	cur = atomic_load(&phase);
+	rcut_race_point(RCUT_RACE_GP_START);
 #ifndef MUTANT_FLIP_ONCE
 	wait_for_readers(cur ^ 1);
 #endif
 	atomic_store(&phase, cur ^ 1);
+	rcut_race_point(RCUT_RACE_GP_FLIP);
 	writer_fence(); /* flip, then scan */
 	wait_for_readers(cur);
+	rcut_race_point(RCUT_RACE_GP_END);
 	writer_fence(); /* scan, then free */
 }
 

@@ -103,6 +103,7 @@ static void qsbr_quiescent_state(void)
 
 	if (!self)
 		return;
+	rcut_race_point(RCUT_RACE_OTHER); /* counter read, not reported */
 	atomic_thread_fence(memory_order_seq_cst); /* sections, then report */
 	atomic_store(&self->ctr, g);
 	atomic_thread_fence(memory_order_seq_cst); /* report, then sections */
@@ -160,6 +161,7 @@ static void run_gp(void)
 	atomic_thread_fence(memory_order_seq_cst); /* updates, then advance */
 	g = atomic_load(&gp_ctr) + 1;
 	atomic_store(&gp_ctr, g);
+	rcut_race_point(RCUT_RACE_GP_FLIP);
 	atomic_thread_fence(memory_order_seq_cst); /* advance, then scan */
 	for (struct qreader *r = atomic_load(&registry); r; r = r->next) {
 		for (unsigned long round = 0;; round++) {
@@ -167,6 +169,7 @@ static void run_gp(void)
 
 			if (c == 0 || c == g)
 				break;
+			rcut_race_point(RCUT_RACE_GP_WAIT);
 			backoff(round);
 		}
 	}
