@@ -90,3 +90,16 @@ t_zero_fakewriters_and_many_readers() {
 	expect_status 0
 	expect_out '^memb-torture:--- Start of test: nreaders=8 nfakewriters=0 '
 }
+
+# --reader-nesting: the depth shows in the Start line, 0 and 65 are usage
+# errors, and liburcu's memb survives sections nested 64 deep.
+t_reader_nesting() {
+	run --reader-nesting 0 --dry-run
+	expect_status 2
+	expect_err "^rcutorture: --reader-nesting: '0' is not valid; expected an integer from 1 to 64$"
+	run --reader-nesting 65 --dry-run
+	expect_status 2
+	run --flavor memb --reader-nesting 64 --duration 2 --stat-interval 0 --seed 7
+	expect_status 0
+	expect_out '^memb-torture:--- End of test: SUCCESS: .* reader_nesting=64$'
+}

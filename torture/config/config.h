@@ -83,6 +83,7 @@ struct rcut_config {
 	 */
 	long nreaders;
 	long nfakewriters;	   /* below 0: CPUs - 2 - N, at least 1 */
+	long reader_nesting;	   /* deepest nested read-side section */
 	uint64_t stat_interval_ns; /* 0: only the final report */
 	int verbose;		   /* 0 quiet, 1 normal, 2 verbose */
 	bool stop_on_failure;

@@ -15,7 +15,7 @@
 
 #include <sched.h>
 
-#define MAX_NESTING 4
+#define MAX_NESTING 64		  /* --reader-nesting at most */
 #define SHORT_DELAY_NS 200000ULL  /* 200 us, the kernel's shortdelay_us */
 #define LONG_DELAY_NS 50000000ULL /* 50 ms: long, but keeps CI runs brisk */
 #define BLOCK_NS 100000ULL /* a sleep inside the section, where allowed */
@@ -142,9 +142,11 @@ bool torture_one_read(struct torture_thread *t)
 	int pipe = 0;
 
 	if ((f->caps & RCUT_CAP_NESTING) && t->run->read_nesting &&
+	    t->run->cfg->reader_nesting > 1 &&
 	    torture_random(&t->rand) % 8 == 0)
 		rs.nesting =
-			2 + (int)(torture_random(&t->rand) % (MAX_NESTING - 1));
+			2 + (int)(torture_random(&t->rand) %
+				  (uint64_t)(t->run->cfg->reader_nesting - 1));
 	/* Only with preemption injection: no cost to other runs. */
 	watch = t->run->cfg->preempt_duration_ns != 0;
 	preempted = watch ? preempt_self_delays() : 0;
