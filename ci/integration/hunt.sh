@@ -30,7 +30,7 @@ t_hunt_start_line_shows_the_parameters() {
 	run --dry-run --seed 1 --preempt-duration 3ms --preempt-interval 0.2ms --race-delay 7 \
 		--race-delay-max 0.5ms
 	expect_status 0
-	expect_out ' preempt_duration=3ms preempt_interval=200us race_delay=7 race_delay_max=500us swarm=0 hunt=0$'
+	expect_out ' preempt_duration=3ms preempt_interval=200us race_delay=7 race_delay_max=500us swarm=0 hunt=0( |$)'
 	# The kernel's spellings are in ms.
 	run --dry-run rcutorture.preempt_duration=4 rcutorture.preempt_interval=2
 	expect_out ' preempt_duration=4ms preempt_interval=2ms '
@@ -135,7 +135,7 @@ t_hunt_correct_flavors_pass() {
 		run --flavor "$f" --hunt --seed 7 --duration 3 --stat-interval 0
 		expect_status 0
 		expect_out 'End of test: SUCCESS: '
-		expect_out ' hunt=1$'
+		expect_out ' hunt=1( |$)'
 		[[ $(injected preempts) != 0/0 ]] || die "$f: --hunt preempted nothing"
 	done
 }
