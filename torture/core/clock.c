@@ -1,21 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* Clocks and stop-aware sleeps: no torture thread sleeps past the stop. */
 #include "run.h"
+#include "../util/delay.h"
 
 #include <errno.h>
 #include <time.h>
-
-/* A polite spin-wait hint on the architectures we build for. */
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield" ::: "memory");
-#else
-	__asm__ __volatile__("" ::: "memory");
-#endif
-}
 
 #define STOP_POLL_NS 10000000ULL /* threads notice the stop within 10 ms */
 
@@ -74,7 +63,7 @@ void torture_spin_ns(struct torture_run *run, uint64_t ns)
 	uint64_t end = torture_now_ns() + ns;
 
 	while (torture_now_ns() < end && !torture_must_stop(run))
-		cpu_relax();
+		delay_cpu_relax();
 }
 
 void torture_nap_ns(uint64_t ns)

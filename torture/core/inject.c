@@ -27,12 +27,9 @@ static struct shard shards[NSHARDS];
 static uint64_t delay_ns_max;
 static uint64_t threshold; /* delay if a 32-bit draw is below this */
 static uint64_t max_ns;
-static uint64_t seed_base;
-static unsigned int generation; /* bumped by every configure */
-static unsigned int next_thread;
+static struct delay_streams streams; /* reseeded by every configure */
 
-static __thread uint64_t rng;
-static __thread unsigned int rng_generation;
+static __thread struct delay_stream rng;
 static __thread int shard_id = -1;
 
 static const char *const where_names[RCUT_RACE_NWHERE] = {
@@ -67,8 +64,7 @@ int inject_configure(double probability, uint64_t max_delay_ns, uint64_t seed)
 	__atomic_store_n(&threshold, (uint64_t)(probability * 4294967296.0),
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&max_ns, max_delay_ns, __ATOMIC_RELAXED);
-	__atomic_store_n(&seed_base, seed, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&generation, 1, __ATOMIC_RELEASE);
+	delay_streams_reseed(&streams, seed);
 	__atomic_store_n(&rcut_race_enabled, 1, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -86,23 +82,13 @@ bool inject_enabled(void)
 /* This thread's random stream, reseeded after every configure. */
 static uint64_t *thread_rng(void)
 {
-	unsigned int gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
-
-	if (rng_generation != gen) {
-		uint64_t id =
-			__atomic_fetch_add(&next_thread, 1, __ATOMIC_RELAXED);
-
-		rng = __atomic_load_n(&seed_base, __ATOMIC_RELAXED) ^
-		      (id + 1) * 0xd1b54a32d192ed03ULL;
-		rng_generation = gen;
-	}
-	return &rng;
+	return delay_stream(&streams, &rng, 0xd1b54a32d192ed03ULL);
 }
 
 static struct shard *thread_shard(void)
 {
 	if (shard_id < 0)
-		shard_id = (int)(__atomic_fetch_add(&next_thread, 1,
+		shard_id = (int)(__atomic_fetch_add(&streams.next_thread, 1,
 						    __ATOMIC_RELAXED) %
 				 NSHARDS);
 	return &shards[shard_id];

@@ -22,15 +22,13 @@
  */
 #define MIN_RUN_NS 100000ULL
 
-static uint64_t max_ns = 1000000; /* until preempt_configure() */
-static uint64_t seed_base;
-static unsigned int generation, next_thread;
+static uint64_t max_ns = 1000000;    /* until preempt_configure() */
+static struct delay_streams streams; /* reseeded by every configure */
 
 static struct preempt_stats stats;
 
 /* Per thread: the handler's random stream and its last delay. */
-static __thread uint64_t rng;
-static __thread unsigned int rng_generation;
+static __thread struct delay_stream rng;
 static __thread uint64_t last_end_ns, last_len_ns;
 static __thread uint64_t self_delays; /* preempt_self_delays() */
 
@@ -39,8 +37,7 @@ int preempt_configure(uint64_t max_duration_ns, uint64_t seed)
 	if (max_duration_ns < DELAY_MIN_NS)
 		return -1;
 	__atomic_store_n(&max_ns, max_duration_ns, __ATOMIC_RELAXED);
-	__atomic_store_n(&seed_base, seed, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&generation, 1, __ATOMIC_RELEASE);
+	delay_streams_reseed(&streams, seed);
 	return 0;
 }
 
@@ -57,17 +54,7 @@ static void add(uint64_t *counter, uint64_t n)
 /* This thread's handler stream, reseeded after every configure. */
 static uint64_t *handler_rng(void)
 {
-	unsigned int gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
-
-	if (rng_generation != gen) {
-		uint64_t id =
-			__atomic_fetch_add(&next_thread, 1, __ATOMIC_RELAXED);
-
-		rng = __atomic_load_n(&seed_base, __ATOMIC_RELAXED) ^
-		      (id + 1) * 0x9fb21c651e98df25ULL;
-		rng_generation = gen;
-	}
-	return &rng;
+	return delay_stream(&streams, &rng, 0x9fb21c651e98df25ULL);
 }
 
 /* Keep the interrupted thread away for a random time. */

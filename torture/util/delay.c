@@ -62,24 +62,12 @@ uint64_t delay_draw_ns(uint64_t *state, uint64_t max_ns)
 	return log_uniform(state, lo, short_max);
 }
 
-/* A spin-loop hint to the CPU. */
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield" ::: "memory");
-#else
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-#endif
-}
-
 void delay_spin_ns(uint64_t ns)
 {
 	uint64_t end = delay_now_ns() + ns;
 
 	while (delay_now_ns() < end)
-		cpu_relax();
+		delay_cpu_relax();
 }
 
 void delay_sleep_ns(uint64_t ns)
@@ -101,4 +89,26 @@ void delay_max_u64(uint64_t *max, uint64_t v)
 	       !__atomic_compare_exchange_n(max, &cur, v, true,
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
+}
+
+void delay_streams_reseed(struct delay_streams *s, uint64_t seed)
+{
+	__atomic_store_n(&s->seed_base, seed, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&s->generation, 1, __ATOMIC_RELEASE);
+}
+
+uint64_t *delay_stream(struct delay_streams *s, struct delay_stream *mine,
+		       uint64_t mix)
+{
+	unsigned int gen = __atomic_load_n(&s->generation, __ATOMIC_ACQUIRE);
+
+	if (mine->generation != gen) {
+		uint64_t id = __atomic_fetch_add(&s->next_thread, 1,
+						 __ATOMIC_RELAXED);
+
+		mine->rng = __atomic_load_n(&s->seed_base, __ATOMIC_RELAXED) ^
+			    (id + 1) * mix;
+		mine->generation = gen;
+	}
+	return &mine->rng;
 }

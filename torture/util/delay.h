@@ -56,4 +56,38 @@ void delay_sleep_ns(uint64_t ns);
 /* Raise *max to v if v is larger (lock-free). */
 void delay_max_u64(uint64_t *max, uint64_t v);
 
+/* A spin-loop hint to the CPU. */
+static inline void delay_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+/*
+ * Per-thread random streams that a module reseeds as a whole: each
+ * thread's stream is a function of the seed and of the order in which
+ * threads first drew after the reseed.  Async-signal-safe.
+ */
+struct delay_streams {
+	uint64_t seed_base;
+	unsigned int generation; /* bumped by every reseed */
+	unsigned int next_thread;
+};
+
+/* One thread's stream of a struct delay_streams (thread-local). */
+struct delay_stream {
+	uint64_t rng;
+	unsigned int generation;
+};
+
+void delay_streams_reseed(struct delay_streams *s, uint64_t seed);
+/* The calling thread's stream state, reseeded if s was; mix: an odd constant. */
+uint64_t *delay_stream(struct delay_streams *s, struct delay_stream *mine,
+		       uint64_t mix);
+
 #endif /* RCUT_TORTURE_DELAY_H */
