@@ -88,3 +88,26 @@ t_poisoned_heads_do_not_disturb_correct_flavors() {
 	expect_status 0
 	expect_out 'Callbacks: invoked: [1-9][0-9]* early: 0 duplicate: 0 lost: 0'
 }
+
+# Issue 13 item 1: threads start behind a gate, so many readers that spin
+# at once cannot starve the thread creating them; a 1-second run with
+# 1024 readers ends within seconds (it hung past SIGTERM before), and a
+# SIGTERM during such a start-up still gets the report.
+t_many_readers_start_and_stop_within_seconds() {
+	local start=$SECONDS
+	run --nreaders 1024 --duration 1 --stat-interval 0 --fwd-progress 0 -q
+	expect_status 0
+	expect_out '^memb-torture:--- End of test: SUCCESS: nreaders=1024 '
+	((SECONDS - start <= 20)) || die "1024 readers took $((SECONDS - start)) s"
+	start=$SECONDS
+	"$BIN" --nreaders 2048 --duration 60 --stat-interval 0 --fwd-progress 0 -q >"$OUT" 2>"$ERR" &
+	local pid=$!
+	sleep 1
+	kill -TERM $pid
+	wait $pid
+	STATUS=$?
+	expect_status 0
+	expect_out 'SIGTERM received, stopping'
+	expect_out '^memb-torture:--- End of test: SUCCESS: nreaders=2048 '
+	((SECONDS - start <= 30)) || die "SIGTERM during a 2048-reader run took $((SECONDS - start)) s"
+}
