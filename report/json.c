@@ -346,6 +346,8 @@ static json_object *document(const struct rcut_json_run *run)
 		o = json_object_new_object();
 		put_num(o, "time_s", run->failure_s, 3);
 		put_str(o, "check", run->failure_check);
+		if (run->failure_detail)
+			put_str(o, "detail", run->failure_detail);
 	}
 	put(doc, "first_failure", o);
 	put_str(doc, "stall", run->stall);

@@ -47,7 +47,8 @@ struct rcut_json_run {
 	bool failed;	     /* a first failure was recorded: */
 	double failure_s;    /* its time since the start */
 	const char *failure_check;
-	const char *stall; /* what stalled, or NULL */
+	const char *failure_detail; /* a stall's or hotplug's text, or NULL */
+	const char *stall;	    /* what stalled, or NULL */
 	const struct rcut_snapshot *final;
 };
 

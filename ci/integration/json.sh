@@ -70,6 +70,9 @@ t_json_on_stall() {
 	expect_status 4
 	expect_json_matches_text "$TEST_TMP/s.json"
 	[[ $(jqr "$TEST_TMP/s.json" .stall) =~ (writer|fakewriter)\ [0-9]+\ stuck\ in\ synchronize ]] || die "stall: $(jqr "$TEST_TMP/s.json" .stall)"
+	# The stall is the first failure, with what stalled as its detail.
+	[[ $(jqr "$TEST_TMP/s.json" .first_failure.check) == stall ]] || die "first_failure: $(jqr "$TEST_TMP/s.json" .first_failure)"
+	[[ $(jqr "$TEST_TMP/s.json" .first_failure.detail) == "$(jqr "$TEST_TMP/s.json" .stall)" ]] || die "first_failure.detail differs from stall"
 }
 
 t_json_on_crash() {

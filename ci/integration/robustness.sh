@@ -11,6 +11,8 @@ expect_stall() { # hang-kind expected-stuck-regex
 	expect_out '^busted-hang-torture: backtrace of writer 0'
 	expect_out '^    #0 '
 	expect_out '^busted-hang-torture: Reader Pipe:'
+	# What stalled is the first failure (it said "none" before).
+	expect_out "^busted-hang-torture: First failure: at [0-9.]+ s, caught by: stall: $2"
 	expect_out '^busted-hang-torture:--- End of test: STALL: '
 	((took < 6000)) || die "stall took ${took} ms to report (timeout 1 s)"
 }

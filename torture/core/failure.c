@@ -83,3 +83,43 @@ bool torture_had_internal_error(struct torture_run *run)
 {
 	return atomic_load(&run->failure.internal);
 }
+
+void torture_problem(struct torture_run *run, bool alert_now, const char *kind,
+		     const char *fmt, ...)
+{
+	struct torture_failures *f = &run->failure;
+	va_list ap;
+
+	pthread_mutex_lock(&f->lock);
+	if (!f->problem) {
+		f->problem = true;
+		f->problem_ns = torture_elapsed_ns(run);
+		f->problem_kind = kind;
+		va_start(ap, fmt);
+		vsnprintf(f->problem_text, sizeof(f->problem_text), fmt, ap);
+		va_end(ap);
+		va_start(ap, fmt);
+		if (alert_now)
+			alert(run, fmt, ap, "first %s failure at %.3f s: ", kind,
+			      (double)f->problem_ns / 1e9);
+		va_end(ap);
+	}
+	pthread_mutex_unlock(&f->lock);
+}
+
+bool torture_first_problem(struct torture_run *run, uint64_t *at_ns,
+			   const char **kind, const char **text)
+{
+	struct torture_failures *f = &run->failure;
+	bool ret;
+
+	pthread_mutex_lock(&f->lock);
+	ret = f->problem;
+	if (ret) {
+		*at_ns = f->problem_ns;
+		*kind = f->problem_kind;
+		*text = f->problem_text;
+	}
+	pthread_mutex_unlock(&f->lock);
+	return ret;
+}

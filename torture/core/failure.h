@@ -19,6 +19,15 @@ struct torture_failures {
 	uint64_t first_ns;	 /* the first failure: when, ... */
 	const char *first_check; /* ... and which check caught it */
 	atomic_bool internal;	 /* the harness itself failed */
+	/*
+	 * The first problem that ends a run with another verdict than
+	 * FAILURE (a stall, a CPU transition that failed): for the First
+	 * failure line and the JSON, when no check failed.
+	 */
+	bool problem;
+	uint64_t problem_ns;
+	const char *problem_kind; /* "stall", "CPU hotplug" */
+	char problem_text[192];
 };
 
 /*
@@ -36,5 +45,17 @@ bool torture_had_internal_error(struct torture_run *run);
 /* Time and name of the first failure; false if none was seen. */
 bool torture_first_failure(struct torture_run *run, uint64_t *at_ns,
 			   const char **check);
+
+/*
+ * Record the first problem of a kind that is no check failure (a stall,
+ * a failed CPU transition): kept for the First failure line, and with
+ * alert set announced at once as a "!!!" line like a failure.
+ */
+void torture_problem(struct torture_run *run, bool alert, const char *kind,
+		     const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The first such problem: when, its kind and text; false if none. */
+bool torture_first_problem(struct torture_run *run, uint64_t *at_ns,
+			   const char **kind, const char **text);
 
 #endif /* TORTURE_CORE_FAILURE_H */

@@ -394,7 +394,9 @@ static void write_json(struct torture_run *run, int status, const char *verdict,
 		doc.swarm_items = state(run)->swarm_json;
 		doc.nswarm = state(run)->swarm.n;
 	}
-	doc.failed = torture_first_failure(run, &at, &doc.failure_check);
+	doc.failed = torture_first_failure(run, &at, &doc.failure_check) ||
+		     torture_first_problem(run, &at, &doc.failure_check,
+					   &doc.failure_detail);
 	doc.failure_s = doc.failed ? (double)at / 1e9 : 0;
 	rcut_json_write(&doc);
 }
@@ -405,14 +407,21 @@ static void print_first_failure(struct torture_run *run)
 	uint64_t at;
 	const char *check;
 
-	if (torture_first_failure(run, &at, &check)) {
+	const char *text;
+
+	if (torture_first_failure(run, &at, &check))
 		printf("%s-torture: First failure: at %.3f s, caught by: %s\n",
 		       name, (double)at / 1e9, check);
-		if (run->cfg->swarm && run->test_state)
-			printf("%s-torture: First failure under swarm: %s\n",
-			       name, state(run)->swarm.text);
-	} else
+	else if (torture_first_problem(run, &at, &check, &text))
+		printf("%s-torture: First failure: at %.3f s, caught by: %s: %s\n",
+		       name, (double)at / 1e9, check, text);
+	else
 		printf("%s-torture: First failure: none\n", name);
+	if (run->cfg->swarm && run->test_state &&
+	    (torture_first_failure(run, &at, &check) ||
+	     torture_first_problem(run, &at, &check, &text)))
+		printf("%s-torture: First failure under swarm: %s\n", name,
+		       state(run)->swarm.text);
 }
 
 /* The report so far and "End of test: CRASH" (a fatal signal). */
@@ -485,6 +494,8 @@ static int round_end(struct torture_run *run, int round)
 static void stall_report(struct torture_run *run, const char *what)
 {
 	state(run)->stall_what = what;
+	/* Its "!!! STALL" line is out already: no second one. */
+	torture_problem(run, false, "stall", "%s", what);
 	final_report(run, true, false);
 }
 

@@ -13,6 +13,16 @@
 
 #define ONOFF_BOUND_NS 1000000000ULL /* threads must leave within 1 s */
 
+/* A CPU transition failed: the run's RCU_HOTPLUG verdict names it. */
+static void transition_failed(struct torture_run *run, int cpu,
+			      const char *what)
+{
+	torture_problem(
+		run, true, "CPU hotplug",
+		"simulated CPU %d failed to go %s (the flavor's hook refused, or its threads did not leave within 1 s)",
+		cpu, what);
+}
+
 /* Bring every CPU back, so what a flavor stranded can still run. */
 static void all_online(struct torture_run *run)
 {
@@ -20,10 +30,15 @@ static void all_online(struct torture_run *run)
 	for (int cpu = 0; cpu < run->cpus.n; cpu++) {
 		uint64_t start = torture_now_ns();
 
-		if (!torture_cpu_is_online(&run->cpus, cpu))
-			torture_onoff_account(&run->onoff, true,
-					      torture_cpu_online(run, cpu) == 0,
-					      torture_now_ns() - start);
+		int err;
+
+		if (torture_cpu_is_online(&run->cpus, cpu))
+			continue;
+		err = torture_cpu_online(run, cpu);
+		torture_onoff_account(&run->onoff, true, err == 0,
+				      torture_now_ns() - start);
+		if (err)
+			transition_failed(run, cpu, "online");
 	}
 }
 
@@ -56,14 +71,19 @@ void torture_onoff(struct torture_thread *t)
 		/* Off our own CPU, or offlining it would wait for us. */
 		torture_cpu_detach();
 		if (!torture_cpu_is_online(cpus, cpu)) {
-			torture_onoff_account(&run->onoff, true,
-					      torture_cpu_online(run, cpu) == 0,
+			int err = torture_cpu_online(run, cpu);
+
+			torture_onoff_account(&run->onoff, true, err == 0,
 					      torture_now_ns() - start);
+			if (err)
+				transition_failed(run, cpu, "online");
 		} else if (torture_cpus_online(cpus) > 1) {
 			int err = torture_cpu_offline(run, cpu, ONOFF_BOUND_NS);
 
 			torture_onoff_account(&run->onoff, false, err == 0,
 					      torture_now_ns() - start);
+			if (err)
+				transition_failed(run, cpu, "offline");
 		}
 		torture_cpu_attach();
 		torture_sleep_ns(run, run->cfg->onoff_interval_ns);
