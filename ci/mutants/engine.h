@@ -62,6 +62,33 @@ struct waiter {
 	struct waiter *next;
 };
 
+/*
+ * A base's thread registry: a push-only list (HEAD) of per-thread records
+ * of type TYPE, each with an atomic_bool in_use and a next pointer.  The
+ * generated registry_claim() takes a free record or pushes a new one.
+ */
+#define REGISTRY_CLAIM(TYPE, HEAD)                                           \
+	static TYPE *registry_claim(void)                                    \
+	{                                                                    \
+		TYPE *r;                                                     \
+                                                                             \
+		for (r = atomic_load(&HEAD); r; r = r->next) {               \
+			bool expected = false;                               \
+                                                                             \
+			if (atomic_compare_exchange_strong(&r->in_use,       \
+							   &expected, true)) \
+				return r;                                    \
+		}                                                            \
+		r = calloc(1, sizeof(*r));                                   \
+		if (!r)                                                      \
+			abort();                                             \
+		atomic_store(&r->in_use, true);                              \
+		r->next = atomic_load(&HEAD);                                \
+		while (!atomic_compare_exchange_weak(&HEAD, &r->next, r))    \
+			;                                                    \
+		return r;                                                    \
+	}
+
 static void run_gp(void);
 static void caller_wait_begin(void);
 static void caller_wait_end(void);

@@ -43,29 +43,12 @@ static struct reader *_Atomic registry;
 static __thread struct reader *self;
 static _Atomic unsigned int phase; /* 0 or 1 */
 
-/* Take a free registry entry, or push a new one. */
+REGISTRY_CLAIM(struct reader, registry)
+
 static void flip_register(void)
 {
-	struct reader *r;
-
-	if (self)
-		return;
-	for (r = atomic_load(&registry); r; r = r->next) {
-		bool expected = false;
-
-		if (atomic_compare_exchange_strong(&r->in_use, &expected, true))
-			break;
-	}
-	if (!r) {
-		r = calloc(1, sizeof(*r));
-		if (!r)
-			abort();
-		atomic_store(&r->in_use, true);
-		r->next = atomic_load(&registry);
-		while (!atomic_compare_exchange_weak(&registry, &r->next, r))
-			;
-	}
-	self = r;
+	if (!self)
+		self = registry_claim();
 }
 
 /* Outside any read-side section: the counters are zero. */

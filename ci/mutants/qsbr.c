@@ -59,29 +59,14 @@ static void qsbr_thread_offline(void)
 	atomic_store(&self->ctr, 0);
 }
 
-/* Take a free registry entry, or push a new one; the thread is online. */
+REGISTRY_CLAIM(struct qreader, registry)
+
+/* A registry entry for this thread, which starts online. */
 static void qsbr_register(void)
 {
-	struct qreader *r;
-
 	if (self)
 		return;
-	for (r = atomic_load(&registry); r; r = r->next) {
-		bool expected = false;
-
-		if (atomic_compare_exchange_strong(&r->in_use, &expected, true))
-			break;
-	}
-	if (!r) {
-		r = calloc(1, sizeof(*r));
-		if (!r)
-			abort();
-		atomic_store(&r->in_use, true);
-		r->next = atomic_load(&registry);
-		while (!atomic_compare_exchange_weak(&registry, &r->next, r))
-			;
-	}
-	self = r;
+	self = registry_claim();
 	atomic_thread_fence(memory_order_seq_cst);
 	atomic_store(&self->ctr, atomic_load(&gp_ctr));
 	atomic_thread_fence(memory_order_seq_cst);
