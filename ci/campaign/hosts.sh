@@ -120,7 +120,7 @@ hosts_monitor() {
 	local tag run st login
 	while read -r tag run st login; do
 		case $tag in
-		rcut-started) STARTED[$run]=1 ;;
+		rcut-started) RUN_STARTED[$run]=1 ;;
 		rcut-done)
 			[[ -f $results/$run.tar ]] || continue
 			tar -xf "$results/$run.tar" -C "$results" && rm -f "$results/$run.tar"
@@ -140,7 +140,7 @@ hosts_after_pass() { # pass
 		run=$(awk '{print $4}' <<<"$cmd")
 		[[ -n ${DONE[$run]:-} ]] && continue
 		((st == 255)) && DEAD_HOSTS[$host]=1
-		if [[ -n ${STARTED[$run]:-} ]]; then
+		if [[ -n ${RUN_STARTED[$run]:-} ]]; then
 			mkdir -p "$results/$run"
 			if ((st == 255)); then
 				echo "host $host died while the run ran (ssh exit 255)" >"$results/$run/lost"
@@ -158,7 +158,7 @@ hosts_after_pass() { # pass
 # or no host is left (its runs are then NOT_RUN).
 hosts_run() {
 	local pass=1 runs=$results/.runs.1 i left h alive
-	declare -gA STARTED=() RUN_INDEX=()
+	declare -gA RUN_STARTED=() RUN_INDEX=()
 	for i in "${!RUN_NAME[@]}"; do
 		RUN_INDEX[${RUN_NAME[i]}]=$i
 		echo "${RUN_NAME[i]}"

@@ -50,12 +50,12 @@ junit_write() { # file
 				[[ $v == LOST || $v == NOT_RUN ]] && tag=error
 				printf '<%s type="%s" message="%s">%s</%s>\n' "$tag" "$v" \
 					"$(failure_message "$dir" "$v" "$e" | xml_escape)" \
-					"$(xml_escape <"$dir/cmd" 2>/dev/null)" "$tag"
+					"$(cat "$dir/cmd" 2>/dev/null | xml_escape)" "$tag"
 			fi
 			printf '<system-out>[[ATTACHMENT|%s]]\n' "$(xml_escape <<<"$dir/console.log")"
-			xml_escape <"$dir/console.log" 2>/dev/null
+			cat "$dir/console.log" 2>/dev/null | xml_escape
 			printf '</system-out>\n<system-err>'
-			xml_escape <"$dir/stderr.log" 2>/dev/null
+			cat "$dir/stderr.log" 2>/dev/null | xml_escape
 			printf '</system-err>\n</testcase>\n'
 		done
 		echo '</testsuite>'

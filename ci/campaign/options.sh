@@ -2,7 +2,7 @@
 # the opt_* variables, WORDS (the scenario words) and PASS_ARGS (the
 # arguments after --, files among them made absolute).
 
-opt_bin=$default_bin opt_duration= opt_results= opt_jobs= opt_hosts= opt_dryrun=0 opt_batches=0
+opt_bin=$default_bin opt_host_cpus= opt_duration= opt_results= opt_jobs= opt_hosts= opt_dryrun=0 opt_batches=0
 opt_seeds=1 opt_seed= opt_rerun= opt_repeat=1 opt_ssh='ssh -o BatchMode=yes -o ConnectTimeout=20'
 WORDS=() PASS_ARGS=()
 
@@ -37,7 +37,7 @@ options_parse() {
 		--batches) opt_batches=1 && shift && continue ;;
 		--) shift && break ;;
 		--*=*) opt=${1%%=*} val=${1#*=} && shift ;;
-		--duration | --results | --jobs | -j | --bin | --hosts | --seeds | --seed | --rerun | --repeat | --ssh)
+		--duration | --results | --jobs | -j | --bin | --hosts | --seeds | --seed | --rerun | --repeat | --ssh | --host-cpus)
 			(($# >= 2)) || usage_error "$1 needs a value; see --help"
 			opt=$1 val=$2
 			shift 2
@@ -71,6 +71,7 @@ options_set() { # option value
 	--jobs | -j) opt_jobs=$(positive "$opt" "$val") || exit 2 ;;
 	--seeds) opt_seeds=$(positive "$opt" "$val") || exit 2 ;;
 	--repeat) opt_repeat=$(positive "$opt" "$val") || exit 2 ;;
+	--host-cpus) opt_host_cpus=$(positive "$opt" "$val") || exit 2 ;;
 	--seed)
 		[[ $val =~ ^[0-9]{1,18}$ ]] || usage_error "--seed: '$val' is not valid; expected a decimal number below 10^18"
 		opt_seed=$((10#$val))
@@ -91,7 +92,6 @@ options_check() {
 		((opt_repeat == 1)) || usage_error "--repeat: only with --rerun"
 	fi
 	[[ -x $opt_bin && -f $opt_bin ]] || usage_error "--bin: '$opt_bin' is not an executable file"
-	[[ $opt_bin == /* ]] || opt_bin=$PWD/$opt_bin
 	if [[ -n $opt_hosts ]]; then
 		command -v parallel >/dev/null || usage_error "--hosts: GNU parallel is not installed (apt-get install parallel)"
 		((!opt_batches)) || usage_error "--batches: not with --hosts (parallel fills each host's job slots)"

@@ -2,9 +2,9 @@
 # rcutorture-campaign): a job pool that starts the next run as soon as one
 # ends, or the old lock-step batches (--batches).
 
-# Start run I in the background with run-job, in the results folder.
+# Run I with run-job (in the background), its folder in the results.
 pool_start() { # index
-	(cd "$results" && exec bash "$LIBDIR/run-job" "$results/.plan" "${RUN_NAME[$1]}" "$opt_bin" >/dev/null)
+	RCUT_RESULTS=$results exec bash "$LIBDIR/run-job" "$results/.plan" "${RUN_NAME[$1]}" "$opt_bin" >/dev/null
 }
 
 # How much of the pool run I takes: one slot with -j N, else its simulated
@@ -39,7 +39,7 @@ pool_run() {
 		for k in "${!waiting[@]}"; do
 			i=${waiting[k]} w=$(pool_weight "${waiting[k]}")
 			((w <= free)) || continue
-			pool_start "$i" &
+			(pool_start "$i") &
 			running[$!]=$i weight[$!]=$w
 			free=$((free - w))
 			unset 'waiting[k]'
@@ -60,7 +60,7 @@ batches_run() {
 	for ((i = 0; i < n; i += POOL_CAP)); do
 		echo "--- batch $((i / POOL_CAP + 1)): ${RUN_NAME[*]:i:POOL_CAP}"
 		for ((j = i; j < i + POOL_CAP && j < n; j++)); do
-			pool_start "$j" &
+			(pool_start "$j") &
 		done
 		wait
 		for ((j = i; j < i + POOL_CAP && j < n; j++)); do

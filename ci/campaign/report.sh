@@ -91,7 +91,7 @@ summary_hosts_lines() {
 			[[ -e $results/${RUN_NAME[i]}/lost && $(cat "$results/${RUN_NAME[i]}/host") == "$h" ]] &&
 				runs+=("${RUN_NAME[i]}")
 		done
-		echo "host $h died during the campaign: ${#runs[@]} runs lost with it${runs:+: ${runs[*]}}; its other runs went to the other hosts"
+		echo "host $h died during the campaign; runs lost with it: ${runs[*]:-none}; the runs it had not started went to the other hosts"
 	done
 }
 
