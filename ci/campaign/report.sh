@@ -110,7 +110,7 @@ summary_json() { # file
 				exit_status: (if $status == "" then null else ($status | tonumber) end),
 				gps: (if $ver == "" then null else ($ver | tonumber) end), cpus: ($cpus | tonumber),
 				seconds: (if $ms == "" then null else ($ms | tonumber) / 1000 end),
-				first_failure: (if $first == "" then null else $first end)}'
+				first_failure: (if $first == "" or $first == "none" then null else $first end)}'
 	done | jq -s --arg dir "$results" --arg bin "$opt_bin" --arg started "$STARTED" \
 		--arg ended "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg hosts "${opt_hosts:-}" \
 		--argjson dead "$(printf '%s\n' "${!DEAD_HOSTS[@]}" | jq -R . | jq -s 'map(select(. != ""))')" \

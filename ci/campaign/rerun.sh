@@ -45,6 +45,7 @@ rerun_report() {
 		seen[$d]=1
 		orig=$(cat "$d/verdict" 2>/dev/null || verdict_of "$d")
 		first=$(first_failure_of "$d")
+		[[ $first == none ]] && first=
 		n=0 k=0
 		declare -A got=()
 		for i in "${!RUN_NAME[@]}"; do

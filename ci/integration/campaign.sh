@@ -141,7 +141,7 @@ t_campaign_progress_line_per_run() {
 # --rerun DIR/RUN N times with the recorded seed and arguments reproduces
 # a failure and says so; --rerun DIR re-runs the whole campaign.
 t_campaign_rerun_reproduces_with_the_recorded_seed() {
-	campaign --seed 77 --duration 1s "BUSTED MEMB01" -- --nreaders 2
+	campaign --seed 77 --duration 3s "BUSTED MEMB01" -- --nreaders 2
 	expect_status 0
 	local first=$TEST_TMP/res
 	$CAMPAIGN --bin "$BIN" --results "$TEST_TMP/again" --rerun "$first/BUSTED" --repeat 3 >"$OUT" 2>"$ERR"
@@ -150,7 +150,7 @@ t_campaign_rerun_reproduces_with_the_recorded_seed() {
 	expect_out "^rerun of $first/BUSTED \(FAILURE, first failure [0-9.]+ s: .*, seed 77\): reproduced 3 of 3 times \(FAILURE 3\)$"
 	local k
 	for k in 1 2 3; do
-		grep -q -- "--scenario BUSTED --seed 77 --duration 1s --nreaders 2 " "$TEST_TMP/again/BUSTED.r$k/cmd" ||
+		grep -q -- "--scenario BUSTED --seed 77 --duration 3s --nreaders 2 " "$TEST_TMP/again/BUSTED.r$k/cmd" ||
 			die "BUSTED.r$k: $(cat "$TEST_TMP/again/BUSTED.r$k/cmd")"
 	done
 	[[ -s $TEST_TMP/again/reproduced && -s $TEST_TMP/again/junit.xml ]] || die "no reproduced or junit.xml"
@@ -158,8 +158,8 @@ t_campaign_rerun_reproduces_with_the_recorded_seed() {
 	STATUS=$?
 	expect_status 0
 	expect_out '^BUSTED.r1 +FAILURE +FAILURE '
-	expect_out '^MEMB01.r1 +SUCCESS +SUCCESS .* 78 +local +none$'
-	expect_out "^rerun of $first/MEMB01 \(SUCCESS, seed 78\): reproduced 1 of 1 times \(SUCCESS 1\)$"
+	expect_out '^MEMB01.r1 +SUCCESS +SUCCESS .* 77 +local +none$'
+	expect_out "^rerun of $first/MEMB01 \(SUCCESS, seed 77\): reproduced 1 of 1 times \(SUCCESS 1\)$"
 	$CAMPAIGN --bin "$BIN" --rerun "$TEST_TMP" >"$OUT" 2>"$ERR"
 	STATUS=$?
 	expect_status 2
@@ -266,27 +266,25 @@ t_campaign_host_dies_mid_campaign() {
 	grep -q "^not ok [0-9]* - $lost LOST, expected SUCCESS seed=[0-9]* host=h3$" "$r/results.tap" || die "tap: lost run"
 }
 
-# A real sshd on 127.0.0.1, when one is installed (or can be) and starts
-# here: the same campaign through real ssh and rsync.
+# A real sshd on 127.0.0.1, started by the test on a free port with its
+# own keys, when openssh-server is installed: the same campaign through
+# real ssh and rsync.  (The test does not install it: apt-get took 6
+# minutes on a loaded machine, beyond a test's time limit, and a dpkg
+# killed half-way breaks the machine.)
 t_campaign_through_a_real_sshd() {
 	local sshd=/usr/sbin/sshd d=$TEST_TMP/sshd port pid
-	if [[ ! -x $sshd && $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
-		DEBIAN_FRONTEND=noninteractive timeout 90 apt-get install -y -qq openssh-server >"$TEST_TMP/apt.log" 2>&1
-	fi
-	[[ -x $sshd ]] || { echo "SKIP: no sshd (openssh-server) and it cannot be installed here"; return 0; }
+	[[ -x $sshd ]] || { echo "SKIP: no $sshd: apt-get install openssh-server to run this test"; return 0; }
 	mkdir -p "$d" && chmod 700 "$d"
 	ssh-keygen -q -t ed25519 -N '' -f "$d/host_key" && ssh-keygen -q -t ed25519 -N '' -f "$d/user_key" ||
 		{ echo "SKIP: ssh-keygen failed"; return 0; }
-	mkdir -p ~/.ssh && chmod 700 ~/.ssh
-	cat "$d/user_key.pub" >>~/.ssh/authorized_keys
+	cp "$d/user_key.pub" "$d/authorized_keys"
 	port=$((20000 + RANDOM % 20000))
 	mkdir -p /run/sshd 2>/dev/null
 	"$sshd" -D -e -p "$port" -h "$d/host_key" -o ListenAddress=127.0.0.1 -o PidFile="$d/pid" \
-		-o AuthorizedKeysFile="$HOME/.ssh/authorized_keys" -o StrictModes=no >"$d/log" 2>&1 &
+		-o AuthorizedKeysFile="$d/authorized_keys" -o StrictModes=no >"$d/log" 2>&1 &
 	pid=$!
 	sleep 1
 	if ! kill -0 $pid 2>/dev/null; then
-		sed -i "\|$(cat "$d/user_key.pub")|d" ~/.ssh/authorized_keys
 		echo "SKIP: sshd does not start here: $(tail -n 1 "$d/log")"
 		return 0
 	fi
@@ -294,7 +292,6 @@ t_campaign_through_a_real_sshd() {
 	campaign --hosts "$TEST_TMP/hosts.txt" --duration 1s "MEMB01 BUSTED" \
 		--ssh "ssh -p $port -i $d/user_key -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR"
 	kill $pid
-	sed -i "\|$(cat "$d/user_key.pub")|d" ~/.ssh/authorized_keys
 	expect_status 0
 	expect_out '^all 2 runs ended as expected$'
 	[[ $(cat "$TEST_TMP/res/BUSTED/host") == 127.0.0.1 ]] || die "BUSTED's host: $(cat "$TEST_TMP/res/BUSTED/host")"
