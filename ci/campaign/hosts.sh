@@ -98,8 +98,9 @@ hosts_stage() {
 }
 
 # One pass of parallel over the live hosts for the runs in RUNS (names,
-# one a line); what each job printed goes to hosts_monitor (in this shell,
-# so that it can record), parallel's own messages to .parallel.log.
+# one a line).  What the jobs print and parallel's job log (on standard
+# output too) go to hosts_monitor, in this shell so that it can record;
+# parallel's own messages go to .parallel.log.
 hosts_pass() { # pass runs-file
 	local slf=$results/.hosts.$1 bf=() f -
 	set +f
@@ -108,74 +109,93 @@ hosts_pass() { # pass runs-file
 		"$results"/.ship/scenarios/* "$results"/.ship/files/*; do
 		[[ -f $f ]] && bf+=(--basefile "${f#"$results/"}")
 	done
-	hosts_monitor < <(cd "$results" && parallel --slf "$slf" --ssh "$opt_ssh" --workdir "$WORKDIR" \
-		"${bf[@]}" --return '{}.tar' --cleanup --joblog ".joblog.$1" \
+	: >"$results/.joblog.$1"
+	hosts_monitor "$1" "$slf" < <(cd "$results" && parallel --slf "$slf" --ssh "$opt_ssh" \
+		--workdir "$WORKDIR" "${bf[@]}" --return '{}.tar' --cleanup --joblog - \
 		bash .ship/run-job .ship/plan '{}' .ship/rcutorture pack :::: "$2" 2>>.parallel.log)
 	wait $! 2>/dev/null
 }
 
 # Read the jobs' lines as parallel prints them: note which runs started,
-# and unpack and record each finished one.
-hosts_monitor() {
-	local tag run st login
-	while read -r tag run st login; do
-		case $tag in
-		rcut-started) RUN_STARTED[$run]=1 ;;
-		rcut-done)
+# unpack and record each finished one, keep the job log, and take a host
+# whose ssh failed (exit 255) out of the sshlogin file at once: parallel
+# reads the file again when its time stamp moves on by more than a
+# second, and then starts no more runs there.
+hosts_monitor() { # pass slf
+	local line tag run st login f host bump=0
+	while IFS= read -r line; do
+		case $line in
+		rcut-started\ *) read -r tag run <<<"$line" && RUN_STARTED[$run]=1 ;;
+		rcut-done\ *)
+			read -r tag run st login <<<"$line"
 			[[ -f $results/$run.tar ]] || continue
 			tar -xf "$results/$run.tar" -C "$results" && rm -f "$results/$run.tar"
 			run_finished "${RUN_INDEX[$run]}" "$login"
+			;;
+		Seq$'\t'* | [0-9]*$'\t'*)
+			echo "$line" >>"$results/.joblog.$1"
+			IFS=$'\t' read -r -a f <<<"$line"
+			host=${f[1]} st=${f[6]}
+			if [[ $st == 255 && -z ${DEAD_HOSTS[$host]:-} ]]; then
+				DEAD_HOSTS[$host]=1
+				hosts_slf "$2"
+				touch -d "@$(($(date +%s) + 10 * ++bump))" "$2"
+			fi
 			;;
 		esac
 	done
 }
 
-# After a pass: a job that did not come back is lost if it had started
-# (its host died under it), else it waits for the next pass; a host whose
-# ssh failed (exit 255) is dead.  Prints the runs left for the next pass.
-hosts_after_pass() { # pass
-	local seq host st cmd run
-	while IFS=$'\t' read -r seq host _ _ _ _ st _ cmd; do
-		[[ $seq == Seq ]] && continue
-		run=$(awk '{print $4}' <<<"$cmd")
-		[[ -n ${DONE[$run]:-} ]] && continue
-		((st == 255)) && DEAD_HOSTS[$host]=1
-		if [[ -n ${RUN_STARTED[$run]:-} ]]; then
+# After a pass, for each of its runs without a result: lost if it had
+# started (its host died under it, or its result did not come back) or
+# run-job failed on its host, else (its host's ssh failed before it
+# started, or parallel never gave it a host) printed, for the next pass.
+hosts_after_pass() { # pass runs-file
+	local run row st host
+	while read -r run; do
+		[[ -n ${RUN_DONE[$run]:-} ]] && continue
+		row=$(awk -F '\t' -v r=" $run " 'index($9, r) { print $7 "\t" $2 }' "$results/.joblog.$1" | tail -n 1)
+		st=${row%%$'\t'*} host=${row#*$'\t'}
+		[[ $st == 255 ]] && DEAD_HOSTS[$host]=1
+		if [[ -n ${RUN_STARTED[$run]:-} || ( -n $st && $st != 255 ) ]]; then
 			mkdir -p "$results/$run"
-			if ((st == 255)); then
+			if [[ $st == 255 ]]; then
 				echo "host $host died while the run ran (ssh exit 255)" >"$results/$run/lost"
 			else
-				echo "its results did not come back from $host (job exit $st, see .parallel.log)" >"$results/$run/lost"
+				echo "its results did not come back from $host (job exit ${st:-unknown}, see .parallel.log)" >"$results/$run/lost"
 			fi
 			run_finished "${RUN_INDEX[$run]}" "$host"
 		else
 			echo "$run"
 		fi
-	done <"$results/.joblog.$1"
+	done <"$2"
 }
 
-# The whole campaign over the hosts: passes until every run has a result
-# or no host is left (its runs are then NOT_RUN).
+# The whole campaign over the hosts: passes until every run has a result;
+# when no host is left, or a pass neither finished a run nor lost a host
+# (parallel gave up), the runs left are NOT_RUN.
 hosts_run() {
-	local pass=1 runs=$results/.runs.1 i left h alive
+	local pass=1 runs=$results/.runs.1 i left h alive before why
 	declare -gA RUN_STARTED=() RUN_INDEX=()
 	for i in "${!RUN_NAME[@]}"; do
 		RUN_INDEX[${RUN_NAME[i]}]=$i
 		echo "${RUN_NAME[i]}"
 	done >"$runs"
 	while [[ -s $runs ]]; do
+		before="$PROGRESS_DONE ${#DEAD_HOSTS[@]}"
 		hosts_pass "$pass" "$runs"
-		hosts_after_pass "$pass" >"$results/.runs.$((pass + 1))"
+		hosts_after_pass "$pass" "$runs" >"$results/.runs.$((pass + 1))"
 		pass=$((pass + 1)) runs=$results/.runs.$pass
-		alive=0
+		alive=0 why=
 		for h in "${HOSTS[@]}"; do [[ -n ${DEAD_HOSTS[$h]:-} ]] || alive=1; done
-		if ((!alive)); then
-			while read -r left; do
-				mkdir -p "$results/$left"
-				echo "no host was left to run it" >"$results/$left/not-run"
-				run_finished "${RUN_INDEX[$left]}" none
-			done <"$runs"
-			break
-		fi
+		((alive)) || why="no host was left to run it"
+		[[ $before != "$PROGRESS_DONE ${#DEAD_HOSTS[@]}" ]] || why="parallel did not run it (see .parallel.log)"
+		[[ -z $why ]] && continue
+		while read -r left; do
+			mkdir -p "$results/$left"
+			echo "$why" >"$results/$left/not-run"
+			run_finished "${RUN_INDEX[$left]}" none
+		done <"$runs"
+		break
 	done
 }

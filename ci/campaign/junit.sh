@@ -3,89 +3,88 @@
 # its expected verdict fails, with its first failure line as the message
 # and its console log attached.
 
-# Text made safe for XML: no control characters XML 1.0 forbids, and the
-# markup characters escaped (quotes too, for attributes).
-xml_escape() {
-	tr -d '\000-\010\013\014\016-\037' | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' \
-		-e 's/"/\&quot;/g' -e "s/'/\&apos;/g"
+# The failure message of run I: the report's First failure line (or what
+# became of a lost run), with the verdict.
+failure_message() { # index
+	echo "${R_FIRSTLINE[$1]:-no First failure line} (verdict ${R_VERDICT[$1]}, expected ${RUN_EXPECT[$1]})"
 }
 
-# The failure message of run directory DIR: the report's First failure
-# line, else what the verdict says.
-failure_message() { # dir verdict expected
-	local line
-	line=$(grep -o 'First failure: .*' "$1/console.log" 2>/dev/null | tail -n 1)
-	[[ -e $1/lost ]] && line=$(cat "$1/lost")
-	[[ -e $1/not-run ]] && line=$(cat "$1/not-run")
-	echo "${line:-no First failure line} (verdict $2, expected $3)"
-}
-
-# junit.xml: one testsuite, one testcase per run; the console log is the
-# test case's system-out (with a [[ATTACHMENT|...]] line, which Jenkins
-# and GitLab show as a link), standard error its system-err.
-junit_write() { # file
-	local i dir v e n=${#RUN_NAME[@]} failures=0 errors=0 secs
+# One tab-separated row per run for junit_xml.awk: name, class, seed,
+# host, verdict, expected, milliseconds, failure message, folder.
+junit_rows() {
+	local i
 	for i in "${!RUN_NAME[@]}"; do
-		v=$(cat "$results/${RUN_NAME[i]}/verdict")
-		case $v in
-		"${RUN_EXPECT[i]}") ;;
-		LOST | NOT_RUN) errors=$((errors + 1)) ;;
-		*) failures=$((failures + 1)) ;;
-		esac
+		printf '%s\t' "${RUN_NAME[i]}" "rcutorture.${RUN_SCEN[i]##*/}" "${RUN_SEED[i]}" "${R_HOST[i]}" \
+			"${R_VERDICT[i]}" "${RUN_EXPECT[i]}" "${R_MS[i]:-0}" "$(failure_message "$i")"
+		printf '%s\n' "$results/${RUN_NAME[i]}"
 	done
+}
+
+# junit.xml: one testsuite, one testcase per run; a failure (an error for
+# a lost run) whose message is the First failure line and whose text is
+# the command; the console log is the test case's system-out, after a
+# [[ATTACHMENT|path]] line (Jenkins and GitLab show it as an attachment),
+# standard error its system-err.  One awk does it all.
+junit_write() { # file
+	junit_rows | awk -F '\t' -v suite="${results##*/}" -v stamp="$STARTED" '
+	function esc(s) {
+		gsub(/[\001-\010\013\014\016-\037]/, "", s)
+		gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s)
+		gsub(/"/, "\\&quot;", s); gsub(/\047/, "\\&apos;", s)
+		return s
+	}
+	function file(path,   line, out) {
+		out = ""
+		while ((getline line < path) > 0)
+			out = out esc(line) "\n"
+		close(path)
+		return out
+	}
 	{
-		echo '<?xml version="1.0" encoding="UTF-8"?>'
-		printf '<testsuites name="rcutorture-campaign" tests="%d" failures="%d" errors="%d">\n' "$n" "$failures" "$errors"
-		printf '<testsuite name="%s" tests="%d" failures="%d" errors="%d" timestamp="%s">\n' \
-			"$(xml_escape <<<"${results##*/}")" "$n" "$failures" "$errors" "$STARTED"
-		for i in "${!RUN_NAME[@]}"; do
-			dir=$results/${RUN_NAME[i]}
-			v=$(cat "$dir/verdict") e=${RUN_EXPECT[i]}
-			secs=$(awk '{printf "%.3f", $1 / 1000}' "$dir/elapsed-ms" 2>/dev/null)
-			printf '<testcase classname="rcutorture.%s" name="%s seed=%s host=%s" time="%s">\n' \
-				"$(xml_escape <<<"${RUN_SCEN[i]##*/}")" "$(xml_escape <<<"${RUN_NAME[i]}")" \
-				"${RUN_SEED[i]}" "$(xml_escape <"$dir/host")" "${secs:-0}"
-			if [[ $v != "$e" ]]; then
-				local tag=failure
-				[[ $v == LOST || $v == NOT_RUN ]] && tag=error
-				printf '<%s type="%s" message="%s">%s</%s>\n' "$tag" "$v" \
-					"$(failure_message "$dir" "$v" "$e" | xml_escape)" \
-					"$(cat "$dir/cmd" 2>/dev/null | xml_escape)" "$tag"
-			fi
-			printf '<system-out>[[ATTACHMENT|%s]]\n' "$(xml_escape <<<"$dir/console.log")"
-			cat "$dir/console.log" 2>/dev/null | xml_escape
-			printf '</system-out>\n<system-err>'
-			cat "$dir/stderr.log" 2>/dev/null | xml_escape
-			printf '</system-err>\n</testcase>\n'
-		done
-		echo '</testsuite>'
-		echo '</testsuites>'
-	} >"$1"
+		row[NR] = $0
+		if ($5 != $6) { if ($5 == "LOST" || $5 == "NOT_RUN") errors++; else failures++ }
+	}
+	END {
+		print "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+		printf "<testsuites name=\"rcutorture-campaign\" tests=\"%d\" failures=\"%d\" errors=\"%d\">\n", NR, failures, errors
+		printf "<testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" timestamp=\"%s\">\n", esc(suite), NR, failures, errors, stamp
+		for (n = 1; n <= NR; n++) {
+			split(row[n], f, "\t")
+			printf "<testcase classname=\"%s\" name=\"%s seed=%s host=%s\" time=\"%.3f\">\n", esc(f[2]), esc(f[1]), f[3], esc(f[4]), f[7] / 1000
+			if (f[5] != f[6]) {
+				tag = (f[5] == "LOST" || f[5] == "NOT_RUN") ? "error" : "failure"
+				printf "<%s type=\"%s\" message=\"%s\">%s</%s>\n", tag, f[5], esc(f[8]), file(f[9] "/cmd"), tag
+			}
+			printf "<system-out>[[ATTACHMENT|%s/console.log]]\n%s</system-out>\n", esc(f[9]), file(f[9] "/console.log")
+			printf "<system-err>%s</system-err>\n</testcase>\n", file(f[9] "/stderr.log")
+		}
+		print "</testsuite>"
+		print "</testsuites>"
+	}' >"$1"
 }
 
 # results.tap: TAP version 13, one test point per run; a failing point
 # carries a YAML block with the message, verdicts, seed, host, the log's
 # path and its last lines.
 tap_write() { # file
-	local i dir v e n=${#RUN_NAME[@]}
+	local i dir v e
 	{
 		echo 'TAP version 13'
-		echo "1..$n"
+		echo "1..${#RUN_NAME[@]}"
 		for i in "${!RUN_NAME[@]}"; do
-			dir=$results/${RUN_NAME[i]}
-			v=$(cat "$dir/verdict") e=${RUN_EXPECT[i]}
+			dir=$results/${RUN_NAME[i]} v=${R_VERDICT[i]} e=${RUN_EXPECT[i]}
 			if [[ $v == "$e" ]]; then
-				echo "ok $((i + 1)) - ${RUN_NAME[i]} $v seed=${RUN_SEED[i]} host=$(cat "$dir/host")"
+				echo "ok $((i + 1)) - ${RUN_NAME[i]} $v seed=${RUN_SEED[i]} host=${R_HOST[i]}"
 				continue
 			fi
-			echo "not ok $((i + 1)) - ${RUN_NAME[i]} $v, expected $e seed=${RUN_SEED[i]} host=$(cat "$dir/host")"
+			echo "not ok $((i + 1)) - ${RUN_NAME[i]} $v, expected $e seed=${RUN_SEED[i]} host=${R_HOST[i]}"
 			echo '  ---'
-			echo "  message: $(failure_message "$dir" "$v" "$e" | jq -R .)"
+			echo "  message: $(failure_message "$i" | jq -R .)"
 			echo "  severity: $([[ $v == LOST || $v == NOT_RUN ]] && echo error || echo fail)"
 			echo "  verdict: $v"
 			echo "  expected: $e"
 			echo "  seed: ${RUN_SEED[i]}"
-			echo "  host: $(cat "$dir/host" | jq -R .)"
+			echo "  host: $(jq -R . <<<"${R_HOST[i]}")"
 			echo "  log: $(jq -R . <<<"$dir/console.log")"
 			if [[ -s $dir/console.log ]]; then
 				echo '  log_tail: |'

@@ -4,7 +4,7 @@
 # timestamped line per finished run.
 
 PROGRESS_DONE=0 PROGRESS_FAILED=0 PROGRESS_LOST=0
-declare -A DONE=()
+declare -A RUN_DONE=()
 
 # Seconds as 1h02m03s, 2m05s or 7s.
 hms() { # seconds
@@ -21,8 +21,8 @@ hms() { # seconds
 # Run I has ended (or is lost) on HOST: record it and say so.
 run_finished() { # index host
 	local i=$1 host=$2 v name=${RUN_NAME[$1]} elapsed eta left
-	[[ -n ${DONE[$name]:-} ]] && return
-	DONE[$name]=1
+	[[ -n ${RUN_DONE[$name]:-} ]] && return
+	RUN_DONE[$name]=1
 	run_record "$i" "$host"
 	v=$(cat "$results/$name/verdict")
 	PROGRESS_DONE=$((PROGRESS_DONE + 1))
