@@ -268,7 +268,8 @@ t_campaign_host_dies_mid_campaign() {
 
 # A real sshd on 127.0.0.1, started by the test on a free port with its
 # own keys, when openssh-server is installed: the same campaign through
-# real ssh and rsync.  (The test does not install it: apt-get took 6
+# real ssh and rsync (one multiplexed connection: parallel opens several
+# sessions per file it ships).  (The test does not install it: apt-get took 6
 # minutes on a loaded machine, beyond a test's time limit, and a dpkg
 # killed half-way breaks the machine.)
 t_campaign_through_a_real_sshd() {
@@ -290,7 +291,7 @@ t_campaign_through_a_real_sshd() {
 	fi
 	echo "2/127.0.0.1" >"$TEST_TMP/hosts.txt"
 	campaign --hosts "$TEST_TMP/hosts.txt" --duration 1s "MEMB01 BUSTED" \
-		--ssh "ssh -p $port -i $d/user_key -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR"
+		--ssh "ssh -p $port -i $d/user_key -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ControlMaster=auto -o ControlPath=$d/cm-%p -o ControlPersist=5"
 	kill $pid
 	expect_status 0
 	expect_out '^all 2 runs ended as expected$'
