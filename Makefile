@@ -187,21 +187,29 @@ check: deps
 	PLUGINS=$(PLUGIN_DIR) MUTANTS=$(MUTANT_DIR) ci/run-tests --bin ./$(BIN) --san-bin build-san/$(BIN) --unit-dir $(BUILD)/unit --fuzz-bin $(FUZZ_BIN)
 
 # The binary, its man page, the plugin ABI header with a pkg-config file
-# for plugin builds, the scenario files with their batch runner
+# for plugin builds, the scenario files with the campaign runner
+# (bin/rcutorture-campaign, its man page and its pieces in
+# share/rcutorture/campaign) and the old runner's name for it
 # (bin/rcutorture-run-scenarios), the example plugin's source and the
 # README (--help sends bug reports to it).
 # PREFIX is where they will live, built into the binary and the .pc file;
 # DESTDIR only stages them (packaging) and is in no installed file.
 SHARE := $(DESTDIR)$(PREFIX)/share/rcutorture
 SCENARIOS := $(filter-out %~,$(wildcard ci/scenarios/*))
+# The campaign runner's pieces (bin/rcutorture-campaign sources them).
+CAMPAIGN_LIBS := $(wildcard ci/campaign/*.sh)
 PC_DIR := $(DESTDIR)$(PREFIX)/share/pkgconfig
 DOC_DIR := $(DESTDIR)$(PREFIX)/share/doc/rcutorture
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/include/rcutorture $(PC_DIR) $(SHARE)/scenarios $(SHARE)/examples
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/include/rcutorture $(PC_DIR) $(SHARE)/scenarios $(SHARE)/examples $(SHARE)/campaign
 	install -m 755 $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/bin/$(BIN)
 	install -m 755 ci/run-scenarios $(DESTDIR)$(PREFIX)/bin/$(BIN)-run-scenarios
+	install -m 755 ci/campaign/rcutorture-campaign $(DESTDIR)$(PREFIX)/bin/$(BIN)-campaign
+	install -m 644 $(CAMPAIGN_LIBS) $(SHARE)/campaign/
+	install -m 755 ci/campaign/run-job $(SHARE)/campaign/run-job
 	install -m 644 man/rcutorture.1 $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture.1
+	install -m 644 man/rcutorture-campaign.1 $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture-campaign.1
 	install -m 644 include/rcutorture/flavor.h $(DESTDIR)$(PREFIX)/include/rcutorture/flavor.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' rcutorture.pc.in >$(PC_DIR)/rcutorture.pc
 	chmod 644 $(PC_DIR)/rcutorture.pc
@@ -211,11 +219,12 @@ install: all
 	install -m 644 README.md $(DOC_DIR)/README.md
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/$(BIN) $(DESTDIR)$(PREFIX)/bin/$(BIN)-run-scenarios
-	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/$(BIN) $(DESTDIR)$(PREFIX)/bin/$(BIN)-run-scenarios $(DESTDIR)$(PREFIX)/bin/$(BIN)-campaign
+	rm -f $(addprefix $(SHARE)/campaign/,$(notdir $(CAMPAIGN_LIBS)) run-job)
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture.1 $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture-campaign.1
 	rm -f $(DESTDIR)$(PREFIX)/include/rcutorture/flavor.h $(PC_DIR)/rcutorture.pc
 	rm -f $(addprefix $(SHARE)/scenarios/,$(notdir $(SCENARIOS))) $(SHARE)/examples/example_rcu.c $(DOC_DIR)/README.md
-	-rmdir $(DESTDIR)$(PREFIX)/include/rcutorture $(SHARE)/scenarios $(SHARE)/examples $(SHARE) $(DOC_DIR)
+	-rmdir $(DESTDIR)$(PREFIX)/include/rcutorture $(SHARE)/scenarios $(SHARE)/examples $(SHARE)/campaign $(SHARE) $(DOC_DIR)
 
 format:
 	clang-format -i $(SRCS) $(UNIT_SRCS) $(HDRS) $(wildcard ci/bench/*.[ch] ci/plugins/*.c ci/mutants/*.[ch] ci/fuzz/*.c)

@@ -21,7 +21,9 @@ t_install_build_a_plugin_with_pkg_config_and_torture_it() {
 	make_here all PREFIX=/usr/local
 	# PREFIX changes at install time: what depends on it is rebuilt.
 	make_here install DESTDIR="$dest" PREFIX=/usr
-	for f in bin/rcutorture bin/rcutorture-run-scenarios share/man/man1/rcutorture.1 \
+	for f in bin/rcutorture bin/rcutorture-run-scenarios bin/rcutorture-campaign \
+		share/man/man1/rcutorture-campaign.1 share/rcutorture/campaign/run-job \
+		share/rcutorture/campaign/plan.sh share/man/man1/rcutorture.1 \
 		include/rcutorture/flavor.h share/pkgconfig/rcutorture.pc \
 		share/rcutorture/examples/example_rcu.c share/doc/rcutorture/README.md; do
 		[[ -f $dest/usr/$f ]] || die "make install did not install $f"
@@ -79,6 +81,13 @@ t_install_to_a_prefix_runs_scenarios() {
 	expect_out '^all 2 runs ended as expected$'
 	grep -q "from $prefix/share/rcutorture/scenarios/MEMB01," "$TEST_TMP"/work/rcutorture-results/*/MEMB01/console.log ||
 		die "MEMB01 was not the installed scenario"
+	# The installed campaign runner plans with the binary next to it.
+	(cd "$TEST_TMP/work" && env -u RCUTORTURE_SCENARIO_DIR "$prefix/bin/rcutorture-campaign" \
+		--dryrun --seeds 2 --duration 1s "MEMB01") >"$OUT" 2>"$ERR"
+	STATUS=$?
+	expect_status 0
+	expect_out "^rcutorture-campaign: plan of 2 runs of $prefix/bin/rcutorture on this machine"
+	expect_out "^\+1s +MEMB01.2 .* timeout -k 10 [0-9]+ $prefix/bin/rcutorture --scenario MEMB01 "
 	make_here uninstall PREFIX="$prefix"
 	f=$(find "$prefix" -type f | head -n 3)
 	[[ -z $f ]] || die "make uninstall left $f"
