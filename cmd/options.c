@@ -622,8 +622,9 @@ static int apply_scenario(struct parse_ctx *ctx, const char *arg)
 			ctx,
 			"--scenario: a scenario file cannot name another scenario");
 	if (ctx->in_replay || cfg->replay)
-		return fail(ctx,
-			    "--scenario: not with --replay, which sets every option already");
+		return fail(
+			ctx,
+			"--scenario: not with --replay, which sets every option already");
 	if (cfg->scenario)
 		return fail(ctx,
 			    "--scenario: given twice; expected one per run");
@@ -657,8 +658,9 @@ static int apply_replay(struct parse_ctx *ctx, const char *arg)
 	if (cfg->replay)
 		return fail(ctx, "--replay: given twice; expected one per run");
 	if (cfg->scenario)
-		return fail(ctx,
-			    "--replay: not with --scenario; the report has every option already");
+		return fail(
+			ctx,
+			"--replay: not with --scenario; the report has every option already");
 	cfg->replay = calloc(1, sizeof(*cfg->replay));
 	if (!cfg->replay)
 		return fail(ctx, "--replay: out of memory");

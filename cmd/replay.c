@@ -28,32 +28,34 @@ static int check_document(json_object *doc, const char *file, char *err,
 	if (!json_object_is_type(doc, json_type_object) || !format ||
 	    !json_object_is_type(format, json_type_int) || !name ||
 	    strcmp(json_object_get_string(name), "rcutorture")) {
-		snprintf(err, errlen,
-			 "--replay: '%s' is not an rcutorture --json report (no format and tool.name \"rcutorture\")",
-			 file);
+		snprintf(
+			err, errlen,
+			"--replay: '%s' is not an rcutorture --json report (no format and tool.name \"rcutorture\")",
+			file);
 		return -1;
 	}
 	if (json_object_get_int(format) != 1) {
 		snprintf(err, errlen,
-			 "--replay: '%s' has JSON format %d; expected 1",
-			 file, json_object_get_int(format));
+			 "--replay: '%s' has JSON format %d; expected 1", file,
+			 json_object_get_int(format));
 		return -1;
 	}
 	return 0;
 }
 
 /* config.args into r->argv, after "rcutorture". */
-static int take_args(struct rcut_replay *r, json_object *doc,
-		     const char *file, char *err, size_t errlen)
+static int take_args(struct rcut_replay *r, json_object *doc, const char *file,
+		     char *err, size_t errlen)
 {
 	json_object *args = member(member(doc, "config"), "args");
 	size_t n;
 
 	if (!args || !json_object_is_type(args, json_type_array) ||
 	    !json_object_array_length(args)) {
-		snprintf(err, errlen,
-			 "--replay: '%s' has no config.args list (a report of an older rcutorture?); expected the arguments of its run",
-			 file);
+		snprintf(
+			err, errlen,
+			"--replay: '%s' has no config.args list (a report of an older rcutorture?); expected the arguments of its run",
+			file);
 		return -1;
 	}
 	n = json_object_array_length(args);
@@ -67,9 +69,10 @@ static int take_args(struct rcut_replay *r, json_object *doc,
 		json_object *a = json_object_array_get_idx(args, i);
 
 		if (!json_object_is_type(a, json_type_string)) {
-			snprintf(err, errlen,
-				 "--replay: '%s': config.args[%zu] is not a string",
-				 file, i);
+			snprintf(
+				err, errlen,
+				"--replay: '%s': config.args[%zu] is not a string",
+				file, i);
 			return -1;
 		}
 		r->argv[r->argc] = strdup(json_object_get_string(a));

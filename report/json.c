@@ -295,8 +295,8 @@ static json_object *config(const struct rcut_json_run *run)
 	put(o, "params", a);
 	a = json_object_new_array();
 	for (int i = 0; i < run->nrepro_args; i++)
-		json_object_array_add(a,
-				      json_object_new_string(run->repro_args[i]));
+		json_object_array_add(
+			a, json_object_new_string(run->repro_args[i]));
 	put(o, "args", a);
 	return o;
 }

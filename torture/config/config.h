@@ -120,7 +120,7 @@ struct rcut_config {
 	struct rcut_scenario *scenario; /* --scenario, owned by cmd/; or NULL */
 	/* What the tests print of it: its name, file and expected verdict. */
 	const char *scenario_name, *scenario_path;
-	int scenario_expect; /* an exit status (report/verdict.h) */
+	int scenario_expect;	    /* an exit status (report/verdict.h) */
 	struct rcut_replay *replay; /* --replay, owned by cmd/; or NULL */
 	/* --minimize: the search's bounds (cmd/minimize.c). */
 	uint64_t minimize_budget_ns; /* wall time for the whole search */

@@ -108,8 +108,8 @@ static void row_arg(const struct rcut_config *cfg, const struct rcut_opt *o,
 }
 
 /* The argument of row i, or "" if the command leaves it out. */
-static void one_row(const struct rcut_config *cfg, int i, long ncpus,
-		    char *buf, size_t len)
+static void one_row(const struct rcut_config *cfg, int i, long ncpus, char *buf,
+		    size_t len)
 {
 	const struct rcut_opt *o = &rcut_opts[i];
 	bool keep = differs(cfg, o);
