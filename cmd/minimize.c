@@ -8,8 +8,8 @@
  * the other arguments (remove chunks, then single ones), then each
  * remaining count or interval halved while the failure stays, then
  * confirmation runs of the result.  A candidate is kept only after k
- * runs of it failed the same way (exit status and first check); so the
- * result is always a command seen failing.
+ * runs of it failed the same way (the same exit status); so the result
+ * is always a command seen failing.
  */
 #define _GNU_SOURCE
 #include "minimize.h"
@@ -17,6 +17,7 @@
 
 #include "../torture/config/options_table.h"
 #include "../torture/config/repro.h"
+#include "../torture/core/cpus.h"
 #include "../torture/util/parse.h"
 #include "../report/verdict.h"
 
@@ -34,6 +35,7 @@ struct mz_item {
 	char arg[MZ_ARG_LEN];
 	const struct rcut_opt *row; /* NULL: a flavor parameter, plugin dir */
 	bool fixed;		    /* never removed or changed */
+	bool kept;		    /* never removed, but may be halved */
 };
 
 struct mz_cmd {
@@ -93,15 +95,21 @@ static int add_item(struct mz_cmd *c, const char *arg, bool fixed)
 	it->row = row_of(arg);
 	it->fixed = fixed || is_row(it, "flavor") || is_row(it, "seed") ||
 		    is_row(it, "stop-on-failure");
+	it->kept = is_row(it, "cpus");
 	return 0;
 }
 
-/* The command from the parsed options, with --stop-on-failure. */
+/*
+ * The command from the parsed options, with --stop-on-failure and the
+ * simulated CPU count spelled out (its default depends on the machine).
+ */
 static int cmd_from_config(struct mz *m)
 {
 	static struct rcut_repro r;
+	long cpus =
+		m->cfg->ncpus > 0 ? m->cfg->ncpus : torture_cpus_available();
 
-	if (rcut_repro_build(&r, m->cfg, 0))
+	if (rcut_repro_build(&r, m->cfg, cpus))
 		return -1;
 	m->best.n = 0;
 	for (int i = 0; i < r.n; i++)
@@ -125,19 +133,20 @@ static void cmd_line(const struct mz_cmd *c, char *buf, size_t len)
 	rcut_repro_line(&r, buf, len);
 }
 
-/* "1m05s" of the time since the start. */
+/* "65.3s": the time since the start. */
 static void elapsed(const struct mz *m, char *buf, size_t len)
 {
-	uint64_t ns = mz_now_ns() - m->start;
-
-	rcut_format_duration(ns - ns % (NS / 10), buf, len);
+	snprintf(buf, len, "%.1fs", (double)(mz_now_ns() - m->start) / 1e9);
 }
 
-/* Whether a run failed as the command does. */
+/*
+ * Whether a run failed as the command does: with the same exit status.
+ * Not the same first check: one race is caught by different checks in
+ * different runs (busted's too-short grace period or early callback).
+ */
 static bool same_failure(const struct mz *m, const struct mz_outcome *o)
 {
-	return o->counted && o->status == m->status &&
-	       (!m->check[0] || !strcmp(o->check, m->check));
+	return o->counted && o->status == m->status;
 }
 
 /* One run of c; false if the budget cut it (nothing counted). */
@@ -223,7 +232,7 @@ static void take(struct mz *m, const struct mz_stats *s)
 /*
  * The baseline: the command as given, up to n runs with its whole
  * duration.  Its first failing run says what "the failure" is; k runs
- * must show it.  Later candidates' runs are cut at five times the
+ * must show it.  Later candidates' runs are cut at three times the
  * slowest failure seen here (at least 3 s): a candidate that fails later
  * counts as not failing, which can only keep more than needed.
  */
@@ -254,10 +263,10 @@ static bool baseline(struct mz *m)
 	printf("minimize: trial 1: the command as given: failed %d of %d runs\n",
 	       s->fails, s->runs);
 	if (m->status)
-		printf("minimize: the failure: exit %d (%s), first check: %s\n",
+		printf("minimize: the failure: exit %d (%s); first check of the first failing run: %s\n",
 		       m->status, rcut_exit_name(m->status),
 		       m->check[0] ? m->check : "none recorded");
-	m->trial_limit_ns = (uint64_t)(slowest * 5 * 1e9);
+	m->trial_limit_ns = (uint64_t)(slowest * 3 * 1e9);
 	if (m->trial_limit_ns < 3 * NS)
 		m->trial_limit_ns = 3 * NS;
 	if (m->trial_limit_ns > m->full_limit_ns)
@@ -321,7 +330,7 @@ static int removable(const struct mz *m, int *idx)
 	int n = 0;
 
 	for (int i = 0; i < m->best.n; i++)
-		if (!m->best.it[i].fixed)
+		if (!m->best.it[i].fixed && !m->best.it[i].kept)
 			idx[n++] = i;
 	return n;
 }
@@ -461,7 +470,7 @@ static int cmp_double(const void *a, const void *b)
 static void print_figures(const struct mz *m, struct mz_stats *s,
 			  const char *runs)
 {
-	printf("minimize: it failed in %d of %d %s (%s, first check %s)",
+	printf("minimize: it failed in %d of %d %s (%s; the baseline's first check: %s)",
 	       s->fails, s->runs, runs, rcut_exit_name(m->status),
 	       m->check[0] ? m->check : "none recorded");
 	if (s->ntimes) {
