@@ -610,7 +610,7 @@ const struct rcut_opt rcut_opts[] = {
 	  .def = 600 * NSEC_PER_SEC,
 	  .tests = RCUT_T_TORTURE,
 	  .group = RCUT_GROUP_MINIMIZE,
-	  .help = "--minimize: wall time for the whole search; a run the budget cuts short counts for nothing (1s to 1d; default: 10m)" },
+	  .help = "--minimize: wall time for the whole search; a run the budget cuts short counts for nothing (1s to 1d; default: 600s, ten minutes)" },
 	{ .name = "minimize-runs",
 	  .type = RCUT_OPT_COUNT,
 	  .arg = "N",
@@ -630,7 +630,7 @@ const struct rcut_opt rcut_opts[] = {
 	  .def = 4,
 	  .tests = RCUT_T_TORTURE,
 	  .group = RCUT_GROUP_MINIMIZE,
-	  .help = "--minimize: failures a candidate must show in its --minimize-runs runs to be kept (k), 1 to --minimize-runs (default: 4)" },
+	  .help = "--minimize: failures a candidate must show in its --minimize-runs runs to be kept (k), 1 to 100; more than --minimize-runs means all of them (default: 4)" },
 
 	/* Information */
 	{ .name = "help",

@@ -200,3 +200,16 @@ void rcut_repro_line(const struct rcut_repro *r, char *buf, size_t len)
 	if (used >= len && len > 4)
 		strcpy(buf + len - 4, "...");
 }
+
+void rcut_repro_print(FILE *out, const char *tag, const struct rcut_config *cfg,
+		      long ncpus)
+{
+	static struct rcut_repro r;
+	static char line[RCUT_REPRO_BUF];
+
+	if (rcut_repro_build(&r, cfg, ncpus))
+		fprintf(stderr,
+			"rcutorture: the reproduction command is too long; it is cut short\n");
+	rcut_repro_line(&r, line, sizeof(line));
+	fprintf(out, "%s: Reproduce: %s\n", tag, line);
+}

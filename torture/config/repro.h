@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define RCUT_REPRO_MAX_ARGS 256
 #define RCUT_REPRO_BUF 16384
@@ -46,6 +47,13 @@ int rcut_repro_add(struct rcut_repro *r, const char *arg);
  * POSIX shell where it needs it; cut short (with "...") if len is small.
  */
 void rcut_repro_line(const struct rcut_repro *r, char *buf, size_t len);
+
+/*
+ * Print "<tag>: Reproduce: rcutorture ARG..." for cfg to out (static
+ * storage: callable from a crash report).
+ */
+void rcut_repro_print(FILE *out, const char *tag, const struct rcut_config *cfg,
+		      long ncpus);
 
 /* Whether row index i is a run option the reproduction command may hold. */
 bool rcut_repro_row(int i);

@@ -450,7 +450,7 @@ static void build_repro(struct torture_run *run, struct rcut_repro *r)
 /* A run that did not end SUCCESS: the line to paste to run it again. */
 static void print_repro(struct torture_run *run, const struct rcut_repro *r)
 {
-	char line[RCUT_REPRO_BUF];
+	static char line[RCUT_REPRO_BUF];
 
 	rcut_repro_line(r, line, sizeof(line));
 	printf("%s-torture: Reproduce: %s\n", run->flavor->name, line);
