@@ -120,7 +120,7 @@ t_repro_line_on_a_scale_stall() {
 	run --test scale --flavor busted-hang busted-hang.hang=sync --stall-timeout 1s --duration 3 \
 		--cpus 2 --seed 3 --holdoff 0
 	expect_status 4
-	expect_out '^busted-hang-scale: Reproduce: rcutorture --test=scale --flavor=busted-hang --duration=3s --seed=3 --stall-timeout=1s --holdoff=0s --cpus=2 busted-hang.hang=sync$'
+	expect_out '^busted-hang-scale: Reproduce: rcutorture --test=scale --flavor=busted-hang --duration=3s --seed=3 --stall-timeout=1s --cpus=2 --holdoff=0s busted-hang.hang=sync$'
 	eval "run $(sed -n 's/^busted-hang-scale: Reproduce: rcutorture //p' "$OUT")"
 	expect_status 4
 	expect_out 'End of test: STALL'
