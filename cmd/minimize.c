@@ -29,6 +29,7 @@
 #define MZ_ARG_LEN 512
 #define MZ_CONFIRM_RUNS 10
 #define MZ_MAX_TIMES 256
+#define MZ_MAX_REJECTED 1024
 #define NS 1000000000ULL
 
 struct mz_item {
@@ -64,6 +65,8 @@ struct mz {
 	char dir[128], json[160];
 	struct mz_cmd best, cand;
 	struct mz_stats best_stats;
+	int nrejected;
+	char *rejected[MZ_MAX_REJECTED]; /* command lines, each once */
 };
 
 /* The row of "--NAME=VALUE" or "--NAME", or NULL. */
@@ -189,6 +192,31 @@ static void tally(struct mz_stats *s, const struct mz_outcome *o, bool failed)
 		s->times[s->ntimes++] = o->fail_s;
 }
 
+/* Whether candidate c (as its command line) was rejected already. */
+static bool rejected_before(const struct mz *m, const struct mz_cmd *c)
+{
+	static char line[RCUT_REPRO_BUF];
+
+	cmd_line(c, line, sizeof(line));
+	for (int i = 0; i < m->nrejected; i++)
+		if (!strcmp(m->rejected[i], line))
+			return true;
+	return false;
+}
+
+/* Remember c as rejected, so that ddmin's later rounds skip it. */
+static void remember_rejected(struct mz *m, const struct mz_cmd *c)
+{
+	static char line[RCUT_REPRO_BUF];
+
+	if (m->nrejected >= MZ_MAX_REJECTED)
+		return;
+	cmd_line(c, line, sizeof(line));
+	m->rejected[m->nrejected] = strdup(line);
+	if (m->rejected[m->nrejected])
+		m->nrejected++;
+}
+
 /*
  * Run candidate c until k runs failed the same way (kept: true) or too
  * many did not (n - k + 1), a run was a usage error, or the budget ran
@@ -202,6 +230,10 @@ static bool try_cmd(struct mz *m, const struct mz_cmd *c, const char *what,
 	bool kept;
 
 	memset(s, 0, sizeof(*s));
+	if (rejected_before(m, c)) {
+		printf("minimize: %s: rejected before, not run again\n", what);
+		return false;
+	}
 	m->trials++;
 	while (s->fails < m->k && s->runs - s->fails <= m->n - m->k) {
 		if (!run_once(m, c, m->trial_limit_ns, &o))
@@ -211,6 +243,8 @@ static bool try_cmd(struct mz *m, const struct mz_cmd *c, const char *what,
 			break;
 	}
 	kept = s->fails >= m->k;
+	if (!kept && !m->out_of_budget)
+		remember_rejected(m, c);
 	elapsed(m, t, sizeof(t));
 	rcut_format_duration(m->cfg->minimize_budget_ns, b, sizeof(b));
 	printf("minimize: [%s of %s] trial %d: %s: failed %d of %d runs: %s\n",
@@ -571,5 +605,7 @@ int rcut_minimize(const struct rcut_config *cfg,
 	}
 	unlink(m.json);
 	rmdir(m.dir);
+	for (int i = 0; i < m.nrejected; i++)
+		free(m.rejected[i]);
 	return failing ? 0 : RCUT_EXIT_FAILURE;
 }
