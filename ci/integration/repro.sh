@@ -42,15 +42,20 @@ t_repro_line_absent_on_success_and_quotes() {
 	expect_no_out 'Reproduce:'
 	jqr "$TEST_TMP/s.json" '.repro == null and (.config.args | index("--duration=300ms") != null)' >/dev/null ||
 		die "success: repro $(jqr "$TEST_TMP/s.json" .repro), args $(jqr "$TEST_TMP/s.json" .config.args)"
-	# A plugin path with a space and a quote is quoted for the shell.
-	[[ -n ${PLUGINS:-} && -f $PLUGINS/librcutorture-broken.so ]] || return 0
+	# A --plugin-dir with a space and a quote is quoted for the shell.
 	local dir="$TEST_TMP/it's here"
-	mkdir -p "$dir" && cp "$PLUGINS/librcutorture-broken.so" "$dir/"
-	run --flavor "$dir/librcutorture-broken.so" --seed 5 --cpus 2 --duration 3 --stop-on-failure --stat-interval 0
+	mkdir -p "$dir"
+	run --flavor busted --plugin-dir "$dir" --seed 5 --cpus 2 --duration 3 --stop-on-failure --stat-interval 0
 	expect_status 1
-	eval "run $(repro_args)"
-	expect_status 1
-	expect_out "flavor librcutorture-broken|from plugin $dir/librcutorture-broken.so"
+	local args
+	args=$(repro_args)
+	[[ $args == *" '--plugin-dir=$TEST_TMP/it'\\''s here'"* ]] || die "not quoted: $args"
+	eval "run $args --dry-run"
+	expect_status 0
+	rmdir "$dir"
+	eval "run $args --dry-run"
+	expect_status 2
+	expect_err "--plugin-dir: '$TEST_TMP/it's here' is not a directory"
 }
 
 t_repro_line_swarm_and_hunt_reproduce_the_draw() {
