@@ -18,9 +18,11 @@ t_minimize_keeps_the_barrier_test_and_halves_counts() {
 	expect_out '^minimize: \[[0-9.]+s of 600s\] trial [0-9]+: without .*: (kept|rejected)$'
 	local args
 	args=$(minimized_args)
-	# The barrier test is the bug's: it stays, at one poster; the rest goes.
-	[[ $args == "--flavor=busted-barrier --seed=1 --n-barrier-cbs=1 --stop-on-failure" ]] || die "minimized to: $args"
-	expect_out '^minimize: smallest failing command found \(4 arguments, was 9\):$'
+	# The barrier test is the bug's: it stays, at one poster; the rest
+	# goes but --cpus, which stays and is halved down to one.
+	[[ $args == "--flavor=busted-barrier --seed=1 --n-barrier-cbs=1 --cpus=1 --stop-on-failure" ]] || die "minimized to: $args"
+	expect_out '^minimize: smallest failing command found \(5 arguments, was 9\):$'
+	expect_out 'trial [0-9]+: --cpus=1 instead of --cpus=2: failed 2 of 2 runs: kept$'
 	expect_out '^minimize: it failed in ([0-9]+) of \1 confirmation runs \(FAILURE; the baseline.s first check: rtbe\); time to fail: median [0-9.]+ s, max [0-9.]+ s$'
 	# Removing the barrier test was tried and rejected: never reported.
 	expect_out 'trial [0-9]+: without --n-barrier-cbs=4: failed 0 of 1 runs: rejected$'
