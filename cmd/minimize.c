@@ -531,9 +531,14 @@ static void confirm_and_report(struct mz *m)
 		if (!run_once(m, &m->best, m->full_limit_ns, &o))
 			break;
 		tally(&c, &o, same_failure(m, &o));
-		printf("minimize: confirming: run %d of %d: %s\n", i + 1,
-		       MZ_CONFIRM_RUNS,
-		       same_failure(m, &o) ? "failed" : "did not fail");
+		printf("minimize: confirming: run %d of %d: %s, exit %d (%s)",
+		       i + 1, MZ_CONFIRM_RUNS,
+		       same_failure(m, &o) ? "failed" : "did not fail",
+		       o.status, rcut_exit_name(o.status));
+		if (o.fail_s >= 0)
+			printf(", first failure at %.3f s: %s", o.fail_s,
+			       o.check);
+		printf("\n");
 		fflush(stdout);
 	}
 	cmd_line(&m->best, line, sizeof(line));
