@@ -30,6 +30,7 @@
 #define MZ_CONFIRM_RUNS 10
 #define MZ_MAX_TIMES 256
 #define MZ_MAX_REJECTED 1024
+#define MZ_MAX_HISTORY 32 /* kept commands remembered for the confirmation */
 #define NS 1000000000ULL
 
 struct mz_item {
@@ -67,6 +68,12 @@ struct mz {
 	struct mz_stats best_stats;
 	int nrejected;
 	char *rejected[MZ_MAX_REJECTED]; /* command lines, each once */
+	/* The commands kept before the best one, the latest last. */
+	int nhistory;
+	struct mz_saved {
+		struct rcut_repro args;
+		struct mz_stats stats;
+	} history[MZ_MAX_HISTORY];
 };
 
 /* The row of "--NAME=VALUE" or "--NAME", or NULL. */
@@ -259,8 +266,32 @@ static bool try_cmd(struct mz *m, const struct mz_cmd *c, const char *what,
 /* Accept candidate m->cand as the new best, with its figures. */
 static void take(struct mz *m, const struct mz_stats *s)
 {
+	struct mz_saved *h;
+
+	if (m->nhistory == MZ_MAX_HISTORY) { /* forget the oldest */
+		memmove(&m->history[0], &m->history[1],
+			(MZ_MAX_HISTORY - 1) * sizeof(m->history[0]));
+		m->nhistory--;
+	}
+	h = &m->history[m->nhistory++];
+	memset(&h->args, 0, offsetof(struct rcut_repro, buf));
+	h->args.used = 0;
+	for (int i = 0; i < m->best.n; i++)
+		rcut_repro_add(&h->args, m->best.it[i].arg);
+	h->stats = m->best_stats;
 	m->best = m->cand;
 	m->best_stats = *s;
+}
+
+/* Back to the command kept before the best one. */
+static void step_back(struct mz *m)
+{
+	const struct mz_saved *h = &m->history[--m->nhistory];
+
+	m->best.n = 0;
+	for (int i = 0; i < h->args.n; i++)
+		add_item(&m->best, h->args.arg[i], false);
+	m->best_stats = h->stats;
 }
 
 /*
@@ -516,23 +547,22 @@ static void print_figures(const struct mz *m, struct mz_stats *s,
 }
 
 /*
- * The result: the smallest command, then how often and how fast it
- * fails over MZ_CONFIRM_RUNS runs of its whole duration (as many as the
- * budget allows; without any, the search's runs of it).
+ * MZ_CONFIRM_RUNS runs of the best command, each of its whole duration,
+ * as far as the budget allows, stopped once it cannot reach bar
+ * failures.  Whether it did.
  */
-static void confirm_and_report(struct mz *m)
+static bool confirm(struct mz *m, struct mz_stats *c, int bar)
 {
-	static char line[RCUT_REPRO_BUF];
-	struct mz_stats c = { 0 };
 	struct mz_outcome o;
-	char t[32];
 
-	for (int i = 0; i < MZ_CONFIRM_RUNS; i++) {
+	memset(c, 0, sizeof(*c));
+	while (c->runs < MZ_CONFIRM_RUNS &&
+	       c->fails + MZ_CONFIRM_RUNS - c->runs >= bar) {
 		if (!run_once(m, &m->best, m->full_limit_ns, &o))
 			break;
-		tally(&c, &o, same_failure(m, &o));
+		tally(c, &o, same_failure(m, &o));
 		printf("minimize: confirming: run %d of %d: %s, exit %d (%s)",
-		       i + 1, MZ_CONFIRM_RUNS,
+		       c->runs, MZ_CONFIRM_RUNS,
 		       same_failure(m, &o) ? "failed" : "did not fail",
 		       o.status, rcut_exit_name(o.status));
 		if (o.fail_s >= 0)
@@ -540,6 +570,28 @@ static void confirm_and_report(struct mz *m)
 			       o.check);
 		printf("\n");
 		fflush(stdout);
+	}
+	return c->fails >= bar;
+}
+
+/*
+ * The result: the smallest command that fails in at least k/n of its
+ * confirmation runs (a kept change may have made the failure rarer than
+ * its k of n runs showed: then the command kept before it is
+ * confirmed), how often and how fast; without any confirmation run (the
+ * budget), the search's runs of it.
+ */
+static void confirm_and_report(struct mz *m)
+{
+	static char line[RCUT_REPRO_BUF];
+	int bar = (MZ_CONFIRM_RUNS * m->k + m->n - 1) / m->n;
+	struct mz_stats c;
+	char t[32];
+
+	while (!confirm(m, &c, bar) && !m->out_of_budget && m->nhistory) {
+		printf("minimize: it failed in %d of %d confirmation runs, short of %d of %d: back to the command kept before it\n",
+		       c.fails, c.runs, bar, MZ_CONFIRM_RUNS);
+		step_back(m);
 	}
 	cmd_line(&m->best, line, sizeof(line));
 	printf("minimize: smallest failing command found (%d arguments, was %d):\n%s\n",
