@@ -2,6 +2,7 @@
 /* rcutorture: parse the command line, then run the selected test. */
 #include "options.h"
 #include "scenario.h"
+#include "minimize.h"
 #include "../torture/util/parse.h"
 #include "../flavors/plugin.h"
 #include "../flavors/registry.h"
@@ -107,6 +108,26 @@ static int check_output(int status)
 	return status;
 }
 
+/* --minimize: the command must be valid and its flavor resolve first. */
+static int minimize(struct rcut_config *cfg)
+{
+	const struct rcut_flavor *flavor;
+	char err[512];
+
+	if (!cfg->seed_given)
+		cfg->seed = clock_seed();
+	if (cfg->json_path || cfg->dry_run || cfg->test != RCUT_TEST_TORTURE) {
+		fprintf(stderr,
+			"rcutorture: --minimize: only for a --test torture run, without --json or --dry-run\n");
+		return RCUT_EXIT_USAGE;
+	}
+	if (rcut_options_resolve(cfg, &flavor, err, sizeof(err))) {
+		fprintf(stderr, "rcutorture: %s\n", err);
+		return RCUT_EXIT_USAGE;
+	}
+	return rcut_minimize(cfg, flavor);
+}
+
 int main(int argc, char **argv)
 {
 	struct rcut_config cfg;
@@ -134,6 +155,9 @@ int main(int argc, char **argv)
 		break;
 	case RCUT_ACTION_RUN:
 		status = run(&cfg);
+		break;
+	case RCUT_ACTION_MINIMIZE:
+		status = minimize(&cfg);
 		break;
 	}
 	rcut_config_release(&cfg);

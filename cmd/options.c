@@ -15,6 +15,7 @@
 #include "hunt.h"
 #include "../torture/util/parse.h"
 #include "scenario.h"
+#include "replay.h"
 #include "../flavors/plugin.h"
 #include "../flavors/registry.h"
 #include "../torture/core/gp.h"
@@ -54,10 +55,12 @@ struct parse_ctx {
 	size_t errlen;
 	bool failed;
 	bool in_scenario;	  /* parsing a line of a scenario file */
+	bool in_replay;		  /* parsing a --replay report's args */
 	bool given[RCUT_OPT_MAX]; /* options that appeared, by row */
 };
 
 static int apply_scenario(struct parse_ctx *ctx, const char *arg);
+static int apply_replay(struct parse_ctx *ctx, const char *arg);
 
 static int fail(struct parse_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -240,6 +243,8 @@ static int apply_custom(struct parse_ctx *ctx, const struct rcut_opt *o,
 		return apply_scenario(ctx, arg);
 	case RCUT_CUSTOM_PLUGIN_DIR:
 		return apply_plugin_dir(ctx, arg);
+	case RCUT_CUSTOM_REPLAY:
+		return apply_replay(ctx, arg);
 	default:
 		return apply_typed(ctx, o, arg);
 	}
@@ -574,7 +579,10 @@ int rcut_options_parse(int argc, char **argv, struct rcut_config *cfg,
 	if (!ret && cfg->hunt)
 		rcut_hunt_apply(cfg);
 	/* Options that only make sense together, once all are known. */
-	if (!ret && cfg->action == RCUT_ACTION_RUN && check_options(&ctx)) {
+	if (!ret &&
+	    (cfg->action == RCUT_ACTION_RUN ||
+	     cfg->action == RCUT_ACTION_MINIMIZE) &&
+	    check_options(&ctx)) {
 		rcut_one_line(err);
 		return 2;
 	}
@@ -613,6 +621,10 @@ static int apply_scenario(struct parse_ctx *ctx, const char *arg)
 		return fail(
 			ctx,
 			"--scenario: a scenario file cannot name another scenario");
+	if (ctx->in_replay || cfg->replay)
+		return fail(
+			ctx,
+			"--scenario: not with --replay, which sets every option already");
 	if (cfg->scenario)
 		return fail(ctx,
 			    "--scenario: given twice; expected one per run");
@@ -626,6 +638,40 @@ static int apply_scenario(struct parse_ctx *ctx, const char *arg)
 	cfg->scenario_name = cfg->scenario->name;
 	cfg->scenario_path = cfg->scenario->path;
 	cfg->scenario_expect = cfg->scenario->expect;
+	return 0;
+}
+
+/*
+ * --replay: read the report's config.args and apply them here, as the
+ * command line would; options after it override them.
+ */
+static int apply_replay(struct parse_ctx *ctx, const char *arg)
+{
+	struct rcut_config *cfg = ctx->cfg;
+	struct parse_ctx sub = { .cfg = cfg, .in_replay = true };
+	char msg[512];
+
+	if (ctx->in_scenario || ctx->in_replay)
+		return fail(ctx, "--replay: not inside a %s",
+			    ctx->in_scenario ? "scenario file" :
+					       "replayed report");
+	if (cfg->replay)
+		return fail(ctx, "--replay: given twice; expected one per run");
+	if (cfg->scenario)
+		return fail(
+			ctx,
+			"--replay: not with --scenario; the report has every option already");
+	cfg->replay = calloc(1, sizeof(*cfg->replay));
+	if (!cfg->replay)
+		return fail(ctx, "--replay: out of memory");
+	if (rcut_replay_load(cfg->replay, arg, msg, sizeof(msg)))
+		return fail(ctx, "%s", msg);
+	sub.err = msg;
+	sub.errlen = sizeof(msg);
+	if (parse_args(&sub, cfg->replay->argc, cfg->replay->argv))
+		return fail(ctx, "--replay: '%s': config.args: %s", arg, msg);
+	for (int i = 0; i < RCUT_OPT_MAX; i++)
+		ctx->given[i] |= sub.given[i];
 	return 0;
 }
 

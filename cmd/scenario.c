@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "scenario.h"
+#include "replay.h"
 
 #include "../report/verdict.h"
 
@@ -339,5 +340,10 @@ void rcut_config_release(struct rcut_config *cfg)
 		rcut_scenario_free(cfg->scenario);
 		free(cfg->scenario);
 		cfg->scenario = NULL;
+	}
+	if (cfg->replay) {
+		rcut_replay_free(cfg->replay);
+		free(cfg->replay);
+		cfg->replay = NULL;
 	}
 }

@@ -293,6 +293,11 @@ static json_object *config(const struct rcut_json_run *run)
 		json_object_array_add(
 			a, json_object_new_string(run->flavor_params[i]));
 	put(o, "params", a);
+	a = json_object_new_array();
+	for (int i = 0; i < run->nrepro_args; i++)
+		json_object_array_add(
+			a, json_object_new_string(run->repro_args[i]));
+	put(o, "args", a);
 	return o;
 }
 
@@ -340,6 +345,7 @@ static json_object *document(const struct rcut_json_run *run)
 	put_str(doc, "seed", seed_text(run->seed, seed));
 	put(doc, "swarm", swarm(run));
 	put_str(doc, "verdict", run->verdict);
+	put_str(doc, "repro", run->repro);
 	put_i64(doc, "exit_status", run->exit_status);
 	o = NULL;
 	if (run->failed) {

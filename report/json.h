@@ -50,6 +50,11 @@ struct rcut_json_run {
 	const char *failure_detail; /* a stall's or hotplug's text, or NULL */
 	const char *stall;	    /* what stalled, or NULL */
 	const struct rcut_snapshot *final;
+	/* The arguments that reproduce the run ("config.args"), and the
+	 * line to paste ("repro") unless it ended SUCCESS (NULL then). */
+	const char *const *repro_args;
+	int nrepro_args;
+	const char *repro;
 };
 
 /*

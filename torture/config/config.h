@@ -14,6 +14,7 @@
 #define RCUT_MAX_OPT_ROWS 128	/* rows of the option table, at most */
 
 struct rcut_scenario; /* cmd/scenario.h: opaque below cmd/ */
+struct rcut_replay;   /* cmd/replay.h: opaque below cmd/ */
 
 /* --test: which test the run does. */
 enum rcut_test {
@@ -45,6 +46,7 @@ enum rcut_action {
 	RCUT_ACTION_USAGE,
 	RCUT_ACTION_VERSION,
 	RCUT_ACTION_LIST_FLAVORS,
+	RCUT_ACTION_MINIMIZE, /* shrink a failing command (cmd/minimize.c) */
 };
 
 /* --test scale (rcuscale) settings. */
@@ -118,7 +120,12 @@ struct rcut_config {
 	struct rcut_scenario *scenario; /* --scenario, owned by cmd/; or NULL */
 	/* What the tests print of it: its name, file and expected verdict. */
 	const char *scenario_name, *scenario_path;
-	int scenario_expect; /* an exit status (report/verdict.h) */
+	int scenario_expect;	    /* an exit status (report/verdict.h) */
+	struct rcut_replay *replay; /* --replay, owned by cmd/; or NULL */
+	/* --minimize: the search's bounds (cmd/minimize.c). */
+	uint64_t minimize_budget_ns; /* wall time for the whole search */
+	long minimize_runs;	     /* n: runs per candidate, at most */
+	long minimize_fails;	     /* k: failures a candidate must show */
 	struct rcut_scale_config scale;
 	struct rcut_ref_config ref;
 	/* Options given explicitly (command line or scenario), by row. */

@@ -21,7 +21,7 @@
 
 #define RCUT_OPT_MAX 96 /* rows at most (sizes the parser's arrays) */
 _Static_assert(RCUT_OPT_MAX <= RCUT_MAX_OPT_ROWS, "raise RCUT_MAX_OPT_ROWS");
-#define RCUT_NTESTS 3	/* enum rcut_test's values */
+#define RCUT_NTESTS 3 /* enum rcut_test's values */
 #define RCUT_OPT_KEY_LEN RCUT_VALUE_KEY_LEN
 
 /* What an option's value is, which says how it parses, prints, defaults. */
@@ -48,6 +48,7 @@ enum rcut_opt_custom {
 	RCUT_CUSTOM_QUIET,	/* level 0; kernel spelling: a boolean */
 	RCUT_CUSTOM_SCENARIO,	/* reads a file and applies its lines */
 	RCUT_CUSTOM_PLUGIN_DIR, /* repeatable, RCUT_MAX_PLUGIN_DIRS times */
+	RCUT_CUSTOM_REPLAY,	/* reads a JSON report and applies its args */
 };
 
 /* Where a printed value comes from: the option, or what the run resolved. */
@@ -69,6 +70,7 @@ enum rcut_opt_group {
 	RCUT_GROUP_HUNT,
 	RCUT_GROUP_SCALE,
 	RCUT_GROUP_REF,
+	RCUT_GROUP_MINIMIZE,
 	RCUT_GROUP_INFO = -1,
 };
 

@@ -15,6 +15,7 @@
 
 #include "../core/lifecycle.h"
 #include "ref_table.h"
+#include "../config/repro.h"
 #include "../../report/verdict.h"
 
 #include <stdio.h>
@@ -308,14 +309,25 @@ static void cleanup(struct torture_run *run)
 	run->test_state = NULL;
 }
 
+/* A run that did not end SUCCESS: the command that runs it again. */
+static void print_repro(struct torture_run *run)
+{
+	char tag[128];
+
+	snprintf(tag, sizeof(tag), "%s-ref-scale", run->flavor->name);
+	rcut_repro_print(stdout, tag, run->cfg, rcut_nr_cpus());
+}
+
 static void stall_report(struct torture_run *run, const char *what)
 {
 	(void)what;
+	print_repro(run);
 	ref_print_params(run, run->nreaders, "End of test: STALL");
 }
 
 static void crash_report(struct torture_run *run)
 {
+	print_repro(run);
 	ref_print_params(run, run->nreaders, "End of test: CRASH");
 }
 

@@ -306,6 +306,8 @@ static int round_end(struct torture_run *run, int round)
 	scale_report(run, r);
 	status = torture_had_internal_error(run) ? RCUT_EXIT_INTERNAL :
 						   RCUT_EXIT_SUCCESS;
+	if (status)
+		scale_print_repro(run);
 	scale_print_params(run, status ? "End of test: INTERNAL_ERROR" :
 					 "End of test: SUCCESS");
 	return status;
@@ -328,11 +330,13 @@ static void cleanup(struct torture_run *run)
 static void stall_report(struct torture_run *run, const char *what)
 {
 	(void)what;
+	scale_print_repro(run);
 	scale_print_params(run, "End of test: STALL");
 }
 
 static void crash_report(struct torture_run *run)
 {
+	scale_print_repro(run);
 	scale_print_params(run, "End of test: CRASH");
 }
 

@@ -105,6 +105,9 @@ void scale_async_drain(struct torture_thread *t);
 /* --- the report (torture/scale_report.c) --- */
 /* "<flavor>-scale:--- <what>: <parameters>" as the kernel prints it. */
 void scale_print_params(struct torture_run *run, const char *what);
+
+/* A run that did not end SUCCESS: "<flavor>-scale: Reproduce: ...". */
+void scale_print_repro(struct torture_run *run);
 /* Samples, the latency summary, grace periods, batches, CPU time. */
 void scale_report(struct torture_run *run, const struct scale_result *r);
 

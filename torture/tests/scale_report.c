@@ -11,6 +11,7 @@
 #include "scale.h"
 
 #include "../config/options_table.h"
+#include "../config/repro.h"
 #include "../../report/percentile.h"
 
 #include <stdio.h>
@@ -25,6 +26,14 @@ void scale_print_params(struct torture_run *run, const char *what)
 					.ncpus = rcut_nr_cpus() };
 
 	rcut_opt_print_params(stdout, run->cfg, &r, run->flavor->name, what);
+}
+
+void scale_print_repro(struct torture_run *run)
+{
+	char tag[128];
+
+	snprintf(tag, sizeof(tag), "%s-scale", run->flavor->name);
+	rcut_repro_print(stdout, tag, run->cfg, rcut_nr_cpus());
 }
 
 /* Every kept sample, writer by writer; --verbose prints each. */

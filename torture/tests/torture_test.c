@@ -13,6 +13,7 @@
 #include "../core/gp.h"
 #include "../core/lifecycle.h"
 #include "../config/options_table.h"
+#include "../config/repro.h"
 #include "../core/run.h"
 #include "../util/parse.h"
 #include "../../flavors/plugin.h"
@@ -353,8 +354,11 @@ static const char *const end_of_test[] = {
 
 /* --json: the document, from the final snapshot and the verdict. */
 static void write_json(struct torture_run *run, int status, const char *verdict,
-		       const struct rcut_snapshot *s)
+		       const struct rcut_snapshot *s,
+		       const struct rcut_repro *repro)
 {
+	static char line[RCUT_REPRO_BUF];
+
 	const struct rcut_config *c = run->cfg;
 	const struct rcut_opt_run resolved = {
 		.test = RCUT_TEST_TORTURE,
@@ -382,8 +386,15 @@ static void write_json(struct torture_run *run, int status, const char *verdict,
 		.verdict = verdict,
 		.stall = run->test_state ? state(run)->stall_what : NULL,
 		.final = s,
+		.repro_args = repro->arg,
+		.nrepro_args = repro->n,
 	};
 	uint64_t at;
+
+	if (status != RCUT_EXIT_SUCCESS) {
+		rcut_repro_line(repro, line, sizeof(line));
+		doc.repro = line;
+	}
 
 	for (int k = 0; k < RCUT_GP_NKINDS; k++)
 		if (torture_gp_available(run->flavor, (enum rcut_gp_kind)k) &&
@@ -424,9 +435,31 @@ static void print_first_failure(struct torture_run *run)
 		       state(run)->swarm.text);
 }
 
+/* The command that reproduces this run: the options as given, the seed. */
+static void build_repro(struct torture_run *run, struct rcut_repro *r)
+{
+	const struct rcut_config *c = run->cfg;
+
+	if (run->test_state && state(run)->parsed)
+		c = state(run)->parsed;
+	if (rcut_repro_build(r, c, run->cpus.n))
+		fprintf(stderr,
+			"rcutorture: the reproduction command is too long; it is cut short\n");
+}
+
+/* A run that did not end SUCCESS: the line to paste to run it again. */
+static void print_repro(struct torture_run *run, const struct rcut_repro *r)
+{
+	static char line[RCUT_REPRO_BUF];
+
+	rcut_repro_line(r, line, sizeof(line));
+	printf("%s-torture: Reproduce: %s\n", run->flavor->name, line);
+}
+
 /* The report so far and "End of test: CRASH" (a fatal signal). */
 static void crash_report(struct torture_run *run)
 {
+	static struct rcut_repro crash_repro; /* off the signal stack */
 	struct rcut_snapshot s;
 
 	torture_stop(run);
@@ -435,10 +468,12 @@ static void crash_report(struct torture_run *run)
 	rcut_report_stats(stdout, run->flavor->name, &s);
 	rcut_report_rates(stdout, run->flavor->name, &s);
 	print_first_failure(run);
+	build_repro(run, &crash_repro);
+	print_repro(run, &crash_repro);
 	print_params(run, "End of test: CRASH");
 	fflush(stdout);
 	/* Best effort: the heap may be damaged; the text is out already. */
-	write_json(run, RCUT_EXIT_INTERNAL, "CRASH", &s);
+	write_json(run, RCUT_EXIT_INTERNAL, "CRASH", &s, &crash_repro);
 }
 
 int torture_test_verdict(struct torture_run *run, const struct rcut_snapshot *s,
@@ -462,6 +497,7 @@ int torture_test_verdict(struct torture_run *run, const struct rcut_snapshot *s,
 /* Print the final report; returns the exit status it announces. */
 static int final_report(struct torture_run *run, bool stalled_run, bool drained)
 {
+	static struct rcut_repro repro; /* 20 KiB: not on the stack */
 	const char *name = run->flavor->name;
 	struct rcut_snapshot s;
 	int status;
@@ -479,8 +515,11 @@ static int final_report(struct torture_run *run, bool stalled_run, bool drained)
 	rcut_report_rates(stdout, name, &s);
 	print_first_failure(run);
 	status = torture_test_verdict(run, &s, stalled_run);
+	build_repro(run, &repro);
+	if (status != RCUT_EXIT_SUCCESS)
+		print_repro(run, &repro);
 	print_params(run, end_of_test[status]);
-	write_json(run, status, rcut_exit_name(status), &s);
+	write_json(run, status, rcut_exit_name(status), &s, &repro);
 	return status;
 }
 
