@@ -119,6 +119,7 @@ void torture_snapshot(struct torture_run *run, struct rcut_snapshot *s)
 	s->cbs_invoked = LOAD(c->cbs_invoked);
 	s->cbs_early = LOAD(c->cbs_early);
 	s->cbs_dup = LOAD(c->cbs_dup);
+	s->cbs_lost = LOAD(c->cbs_lost);
 	s->gps = gps_completed(run);
 	for (int i = 0; i < RCUT_HIST_LEN; i++)
 		s->wcount[i] = LOAD(c->wcount[i]);

@@ -260,10 +260,14 @@ static void interval(struct torture_run *run)
 		rcut_report_stats(stdout, run->flavor->name, &s);
 }
 
-/* An element's aging callback that never came (the watchdog's too). */
+/*
+ * A lost callback (a failure, found within a few grace periods), or an
+ * element's aging callback that never came (the watchdog's stall).
+ */
 static bool stalled(struct torture_run *run, uint64_t now, char *what,
 		    size_t len)
 {
+	torture_lostcb_check(run);
 	return torture_pool_stalled_callback(
 		&run->pool, now, run->cfg->stall_timeout_ns, what, len);
 }
