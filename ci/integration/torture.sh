@@ -103,3 +103,17 @@ t_reader_nesting() {
 	expect_status 0
 	expect_out '^memb-torture:--- End of test: SUCCESS: .* reader_nesting=64( |$)'
 }
+
+# Issue 13 item 10: rcutorture.stutter is the kernel's, which pauses the
+# test first; --stutter lets it run first.  In a 0.8 s run with a 1 s
+# stutter the writer barely starts under the kernel's spelling.
+t_kernel_stutter_pauses_first() {
+	run rcutorture.stutter=1 --duration 0.8 --stat-interval 0 --nfakewriters 0 --read-exit-burst 0 --fwd-progress 0
+	expect_status 0
+	local paused=$(grep 'ver:' "$OUT" | tail -n 1 | sed 's/.* ver: \([0-9]*\) .*/\1/')
+	((paused <= 3)) || die "rcutorture.stutter=1: the writer made $paused updates in its pause"
+	run --stutter 1 --duration 0.8 --stat-interval 0 --nfakewriters 0 --read-exit-burst 0 --fwd-progress 0
+	expect_status 0
+	local ran=$(grep 'ver:' "$OUT" | tail -n 1 | sed 's/.* ver: \([0-9]*\) .*/\1/')
+	((ran > 3)) || die "--stutter 1: only $ran updates while running"
+}

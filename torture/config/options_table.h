@@ -21,7 +21,7 @@
 
 #define RCUT_OPT_MAX 96 /* rows at most (sizes the parser's arrays) */
 _Static_assert(RCUT_OPT_MAX <= RCUT_MAX_OPT_ROWS, "raise RCUT_MAX_OPT_ROWS");
-#define RCUT_NTESTS 3	/* enum rcut_test's values */
+#define RCUT_NTESTS 3 /* enum rcut_test's values */
 #define RCUT_OPT_KEY_LEN RCUT_VALUE_KEY_LEN
 
 /* What an option's value is, which says how it parses, prints, defaults. */
@@ -82,7 +82,12 @@ struct rcut_opt {
 	int short_name;	    /* 'd', or 0 */
 	const char *alias;  /* a second long name ("gp-async"), or NULL */
 	const char *kernel; /* rcutorture.KERNEL=: NULL: name, '-' as '_' */
-	/* DURATION: the unit of a bare number in kernel spelling ("ms"). */
+	/*
+	 * DURATION: the unit of a bare number in kernel spelling, where the
+	 * kernel's differs from the long option's (seconds): "jiffies" (at
+	 * RCUT_HZ), "ms" or "us"; "s" where the kernel spelling means more
+	 * than its unit (stutter).  NULL: the long option's.
+	 */
 	const char *kernel_unit;
 	enum rcut_opt_type type;
 	enum rcut_opt_custom custom;

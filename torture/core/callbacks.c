@@ -116,9 +116,9 @@ void torture_cb_post(struct torture_run *run, struct torture_cb *cb,
 	counter_inc(&run->counters.cbs_posted);
 	run->flavor->call(&cb->rh, cb_invoke);
 	/* Unless the callback already ran and was posted again. */
-	atomic_compare_exchange_strong(&cb->stamp, &stamp,
-				       stamp | TORTURE_CB_STAMP_US(
-						       torture_lostcb_now_us()));
+	atomic_compare_exchange_strong(
+		&cb->stamp, &stamp,
+		stamp | TORTURE_CB_STAMP_US(torture_lostcb_now_us()));
 }
 
 int64_t torture_cbs_in_flight(struct torture_run *run)

@@ -41,7 +41,7 @@ struct torture_cb {
 	 * call() returned (0 while it runs): read by the lost-callback check.
 	 */
 	_Atomic uint64_t stamp;
-	int cpu; /* simulated CPU it was posted from, or -1 */
+	int cpu;	       /* simulated CPU it was posted from, or -1 */
 	uint64_t cpu_offlines; /* that CPU's offline count at the post */
 	int nwitness;
 	struct {

@@ -22,7 +22,7 @@ struct torture_cb;
 #define TORTURE_LOSTCB_RING 16 /* completed grace periods remembered */
 
 struct torture_lostcb {
-	pthread_mutex_t lock; /* the pair below changes together */
+	pthread_mutex_t lock;	   /* the pair below changes together */
 	uint64_t barrier_start_us; /* start of the latest returned barrier */
 	uint64_t barrier_end_us;   /* and when it returned */
 	/* The start times (us) of the latest grace periods the harness
