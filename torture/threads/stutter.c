@@ -42,6 +42,7 @@ void torture_stutter(struct torture_thread *t)
 		if (!pause_first)
 			torture_sleep_ns(run, period);
 		pause_first = false;
+		atomic_fetch_add(&run->stutter_pauses, 1);
 		atomic_store(&run->stutter_paused, true);
 		torture_sleep_ns(run, period);
 		atomic_store(&run->stutter_paused, false);
