@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "lifecycle.h"
 #include "fatal.h"
+#include "progress.h"
 #include "watchdog.h"
 
 #include "../../report/verdict.h"
@@ -195,6 +196,7 @@ static bool watch(struct torture_run *run, const sigset_t *sigs)
 	uint64_t deadline =
 		test->timed && c->duration_ns ? now + c->duration_ns : 0;
 	uint64_t next_stats = now + c->stat_interval_ns;
+	bool progress = torture_progress_wanted(run);
 
 	while (!torture_must_stop(run) && !(test->done && test->done(run))) {
 		int sig;
@@ -215,10 +217,13 @@ static bool watch(struct torture_run *run, const sigset_t *sigs)
 			next_watchdog = now + WATCHDOG_PERIOD_NS;
 			watchdog(run);
 		}
-		if (test->interval && c->stat_interval_ns &&
+		if ((test->interval || progress) && c->stat_interval_ns &&
 		    now >= next_stats) {
 			next_stats += c->stat_interval_ns;
-			test->interval(run);
+			if (test->interval)
+				test->interval(run);
+			if (progress)
+				torture_progress_print(run);
 		}
 	}
 	return true;
