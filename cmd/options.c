@@ -40,7 +40,9 @@ static const char doc[] =
 	"Arguments of the form NAME.KEY=VALUE set a flavor parameter (for "
 	"example prcu.migrate_cbs=0); rcutorture.PARAM=VALUE sets the option "
 	"--PARAM (underscores may stand for dashes, as in the kernel's boot "
-	"parameters: rcutorture.stat_interval=5, rcutorture.torture_type=memb)."
+	"parameters: rcutorture.stat_interval=5, rcutorture.torture_type=memb; "
+	"also torture., rcuscale. and refscale.); a bare number there is in "
+	"the kernel's unit (rcutorture.onoff_interval=3 is 3 jiffies)."
 	"\vExit status: 0 SUCCESS, 1 FAILURE, 2 usage error, 3 RCU_HOTPLUG, "
 	"4 stall, 5 internal error.  See rcutorture(1).";
 
