@@ -51,10 +51,9 @@ void torture_lostcb_barrier(struct torture_run *run, const char *op)
 	torture_op_end();
 	end = torture_lostcb_now_us();
 	pthread_mutex_lock(&l->lock);
-	if (start > l->barrier_start_us) {
-		l->barrier_start_us = start;
-		l->barrier_end_us = end;
-	}
+	l->barrier_start_us[l->barrier_next] = start;
+	l->barrier_end_us[l->barrier_next] = end;
+	l->barrier_next = (l->barrier_next + 1) % TORTURE_LOSTCB_BARRIERS;
 	pthread_mutex_unlock(&l->lock);
 }
 
@@ -148,18 +147,31 @@ void torture_lostcb_check(struct torture_run *run)
 	struct torture_lostcb *l = &run->lostcb;
 	uint64_t min_wait = run->cfg->stall_timeout_ns / 4000;
 	struct lost_bounds b = { .now = torture_lostcb_now_us() };
+	uint64_t gp_k;
 
 	if (!run->flavor->barrier)
 		return;
 	if (min_wait > LOST_MIN_WAIT_US)
 		min_wait = LOST_MIN_WAIT_US;
+	gp_k = kth_latest_gp(l, LOST_AFTER_GPS);
+	/*
+	 * The latest barrier that returned long enough ago, with enough
+	 * grace periods after it (barriers come often: the latest alone
+	 * would never be old enough).
+	 */
 	pthread_mutex_lock(&l->lock);
-	b.barrier_start = l->barrier_start_us;
-	b.barrier_end = l->barrier_end_us;
+	for (int i = 0; i < TORTURE_LOSTCB_BARRIERS; i++) {
+		uint64_t start = l->barrier_start_us[i],
+			 end = l->barrier_end_us[i];
+
+		if (start > b.barrier_start && gp_k > end + MARGIN_US &&
+		    b.now >= end + min_wait) {
+			b.barrier_start = start;
+			b.barrier_end = end;
+		}
+	}
 	pthread_mutex_unlock(&l->lock);
-	if (b.barrier_start &&
-	    kth_latest_gp(l, LOST_AFTER_GPS) > b.barrier_end + MARGIN_US &&
-	    b.now >= b.barrier_end + min_wait)
+	if (b.barrier_start)
 		b.covered = b.barrier_start - MARGIN_US;
 	b.ask = kth_latest_gp(l, ASK_BARRIER_GPS);
 	for (int i = 0; i < TORTURE_POOL_SIZE; i++)

@@ -19,12 +19,15 @@
 struct torture_run;
 struct torture_cb;
 
-#define TORTURE_LOSTCB_RING 16 /* completed grace periods remembered */
+#define TORTURE_LOSTCB_RING 16	   /* completed grace periods remembered */
+#define TORTURE_LOSTCB_BARRIERS 16 /* returned barriers remembered */
 
 struct torture_lostcb {
-	pthread_mutex_t lock;	   /* the pair below changes together */
-	uint64_t barrier_start_us; /* start of the latest returned barrier */
-	uint64_t barrier_end_us;   /* and when it returned */
+	pthread_mutex_t lock; /* of the barrier history */
+	/* The latest returned barriers: start and return (us), a ring. */
+	uint64_t barrier_start_us[TORTURE_LOSTCB_BARRIERS];
+	uint64_t barrier_end_us[TORTURE_LOSTCB_BARRIERS];
+	unsigned int barrier_next;
 	/* The start times (us) of the latest grace periods the harness
 	 * waited for, as they completed. */
 	_Atomic uint64_t gp_start_us[TORTURE_LOSTCB_RING];
