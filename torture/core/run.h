@@ -72,7 +72,7 @@ struct torture_run {
 	struct torture_onoff onoff;
 	unsigned long gp_seq_start;	     /* the flavor's, at the start */
 	atomic_bool stutter_paused;	     /* the stutter pauses the test */
-	_Atomic unsigned int stutter_pauses; /* pauses begun so far */
+	_Atomic unsigned int stutter_pauses; /* pause starts and ends so far */
 	_Atomic unsigned int witness_scan;   /* callbacks.c: rotating start */
 	void *test_state; /* the test's own (struct scale_state, ...) */
 };

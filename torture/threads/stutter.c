@@ -46,6 +46,7 @@ void torture_stutter(struct torture_thread *t)
 		atomic_store(&run->stutter_paused, true);
 		torture_sleep_ns(run, period);
 		atomic_store(&run->stutter_paused, false);
+		atomic_fetch_add(&run->stutter_pauses, 1); /* and its end */
 	}
 	atomic_store(&run->stutter_paused, false);
 }
