@@ -41,7 +41,9 @@ static const char doc[] =
 	"Arguments of the form NAME.KEY=VALUE set a flavor parameter (for "
 	"example prcu.migrate_cbs=0); rcutorture.PARAM=VALUE sets the option "
 	"--PARAM (underscores may stand for dashes, as in the kernel's boot "
-	"parameters: rcutorture.stat_interval=5, rcutorture.torture_type=memb)."
+	"parameters: rcutorture.stat_interval=5, rcutorture.torture_type=memb; "
+	"also torture., rcuscale. and refscale.); a bare number there is in "
+	"the kernel's unit (rcutorture.onoff_interval=3 is 3 jiffies)."
 	"\vExit status: 0 SUCCESS, 1 FAILURE, 2 usage error, 3 RCU_HOTPLUG, "
 	"4 stall, 5 internal error.  See rcutorture(1).";
 
@@ -262,7 +264,7 @@ static int apply_option(struct parse_ctx *ctx, const struct rcut_opt *o,
 /*
  * A flag in kernel spelling: its value is a boolean that may switch it off
  * (a grace-period primitive stays unset), or the kernel's verbosity level.
- * name is the parameter as given, with dashes, for messages.
+ * name is the parameter as given (prefix included), for messages.
  */
 static int apply_kernel_flag(struct parse_ctx *ctx, const struct rcut_opt *o,
 			     const char *name, const char *value)
@@ -274,17 +276,16 @@ static int apply_kernel_flag(struct parse_ctx *ctx, const struct rcut_opt *o,
 	ctx->cfg->given[o - rcut_opts] = true;
 	if (o->custom == RCUT_CUSTOM_VERBOSE) {
 		if (rcut_parse_long(value, 0, 2, &level))
-			return fail(
-				ctx,
-				"rcutorture.%s: '%s' is not valid; expected 0, 1 or 2",
-				name, value);
+			return fail(ctx,
+				    "%s: '%s' is not valid; expected 0, 1 or 2",
+				    name, value);
 		ctx->cfg->verbose = (int)level;
 		return 0;
 	}
 	if (rcut_parse_bool(value, &on))
 		return fail(
 			ctx,
-			"rcutorture.%s: '%s' is not valid; expected a boolean (0/1, y/n, true/false, on/off)",
+			"%s: '%s' is not valid; expected a boolean (0/1, y/n, true/false, on/off)",
 			name, value);
 	if (o->custom == RCUT_CUSTOM_QUIET)
 		ctx->cfg->verbose = on ? 0 : 1;
@@ -295,33 +296,81 @@ static int apply_kernel_flag(struct parse_ctx *ctx, const struct rcut_opt *o,
 	return 0;
 }
 
-/* "rcutorture.PARAM=VALUE": the option the table maps PARAM to. */
-static int apply_kernel_param(struct parse_ctx *ctx, const char *text)
+/* The kernel's module prefixes: PREFIX.PARAM=VALUE sets an option. */
+static const char *const kernel_prefixes[] = { "rcutorture.", "torture.",
+					       "rcuscale.", "refscale.", NULL };
+
+/* The length of arg's kernel prefix, or 0 if it has none. */
+static size_t kernel_prefix(const char *arg)
 {
-	const char *name = text + strlen("rcutorture."),
-		   *eq = strchr(name, '=');
+	for (int i = 0; kernel_prefixes[i]; i++)
+		if (!strncmp(arg, kernel_prefixes[i],
+			     strlen(kernel_prefixes[i])))
+			return strlen(kernel_prefixes[i]);
+	return 0;
+}
+
+/*
+ * A bare number in kernel spelling is in the kernel's unit for the row
+ * (its kernel_unit): into value as a duration our parser reads.  The
+ * kernel's stutter: a negative value disables it (the kernel clamps it
+ * to 0) and the test starts with the pause.  Returns false if the value
+ * is no bare number, to be parsed as given.
+ */
+static bool kernel_value(struct parse_ctx *ctx, const struct rcut_opt *o,
+			 const char *v, char *value, size_t len)
+{
+	bool neg = v[0] == '-';
+	const char *digits = v + neg;
+	unsigned long long n;
+
+	if (!o->kernel_unit || !digits[0] ||
+	    digits[strspn(digits, "0123456789")] || strlen(digits) > 15)
+		return false;
+	n = strtoull(digits, NULL, 10);
+	if (!strcmp(o->name, "stutter")) {
+		ctx->cfg->stutter_pause_first = true;
+		if (neg)
+			n = 0;
+	} else if (neg) {
+		return false; /* the error names the option */
+	}
+	if (!strcmp(o->kernel_unit, "jiffies"))
+		snprintf(value, len, "%lluns", n * (1000000000ULL / RCUT_HZ));
+	else
+		snprintf(value, len, "%llu%s", n, o->kernel_unit);
+	return true;
+}
+
+/*
+ * "rcutorture.PARAM=VALUE" (or torture., rcuscale., refscale.): the
+ * option the table maps PARAM to, with a bare number in the kernel's
+ * unit; torture_type=rcu names the default flavor.
+ */
+static int apply_kernel_param(struct parse_ctx *ctx, const char *text,
+			      size_t plen)
+{
+	const char *name = text + plen, *eq = strchr(name, '=');
 	const struct rcut_opt *o;
-	char opt[64];
+	char opt[64], value[64], given[80];
 
 	if (!eq || eq == name || (size_t)(eq - name) >= sizeof(opt))
-		return fail(ctx, "'%s': expected rcutorture.PARAM=VALUE", text);
+		return fail(ctx, "'%s': expected %.*sPARAM=VALUE", text,
+			    (int)plen, text);
 	o = rcut_opt_find_kernel(name, (size_t)(eq - name), opt, sizeof(opt));
 	if (!o)
 		return fail(
 			ctx,
-			"'%s': unknown parameter rcutorture.%.*s; see rcutorture --help for the options it maps to",
-			text, (int)(eq - name), name);
-	if (o->kernel_unit && eq[1] && !eq[1 + strspn(eq + 1, "0123456789")]) {
-		char value[64];
-
-		/* A bare number in the kernel's unit (preempt_duration: ms). */
-		snprintf(value, sizeof(value), "%.40s%s", eq + 1,
-			 o->kernel_unit);
+			"'%s': unknown parameter %.*s; see rcutorture --help for the options it maps to",
+			text, (int)(eq - text), text);
+	if (o->custom == RCUT_CUSTOM_FLAVOR && !strcmp(eq + 1, "rcu"))
+		return apply_option(ctx, o, o->def_str);
+	if (kernel_value(ctx, o, eq + 1, value, sizeof(value)))
 		return apply_option(ctx, o, value);
-	}
 	if (o->arg)
 		return apply_option(ctx, o, eq + 1);
-	return apply_kernel_flag(ctx, o, opt, eq + 1);
+	snprintf(given, sizeof(given), "%.*s%s", (int)plen, text, opt);
+	return apply_kernel_flag(ctx, o, given, eq + 1);
 }
 
 /* The row of an argp key, or NULL for argp's own keys. */
@@ -357,8 +406,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case ARGP_KEY_ARG:
-		if (!strncmp(arg, "rcutorture.", strlen("rcutorture.")))
-			return apply_kernel_param(ctx, arg);
+		if (kernel_prefix(arg))
+			return apply_kernel_param(ctx, arg, kernel_prefix(arg));
 		return add_flavor_param(ctx, arg);
 	case ARGP_KEY_ERROR:
 		if (state->next > 0 && state->next <= state->argc)

@@ -7,6 +7,7 @@
 
 #include "histogram.h"
 #include "verdict.h"
+#include "../torture/util/value.h"
 
 void rcut_report_stats(FILE *out, const char *flavor,
 		       const struct rcut_snapshot *s)
@@ -24,12 +25,11 @@ void rcut_report_stats(FILE *out, const char *flavor,
 		(unsigned long long)s->rtbke, (unsigned long long)s->rtbf,
 		(unsigned long long)s->rtb, (unsigned long long)s->nt);
 	/* torture_onoff_stats(): ons/attempts:offs/attempts, latencies. */
-	fprintf(out,
-		"onoff: %ld/%ld:%ld/%ld %ld,%ld:%ld,%ld %lu:%lu (HZ=1000) ",
+	fprintf(out, "onoff: %ld/%ld:%ld/%ld %ld,%ld:%ld,%ld %lu:%lu (HZ=%d) ",
 		s->online_successes, s->online_attempts, s->offline_successes,
 		s->offline_attempts, s->min_online_ms, s->max_online_ms,
 		s->min_offline_ms, s->max_offline_ms, s->sum_online_ms,
-		s->sum_offline_ms);
+		s->sum_offline_ms, RCUT_HZ);
 	fprintf(out,
 		"barrier: %llu/%llu:%llu read-exits: %llu preempts: %llu/%llu races: %llu/%llu\n",
 		(unsigned long long)s->barrier_ok,

@@ -120,11 +120,42 @@ t_duplicate_callbacks_fail() {
 	expect_out '^busted-cb-torture: !!! Reader Pipe'
 }
 
+# No fake writers and --gp-normal: no barrier and no grace-period wait
+# during the run, so only the final barrier can find the lost callbacks.
 t_lost_callbacks_fail() {
-	run --flavor busted-cb busted-cb.fault=lose busted-cb.every=4 --gp-normal --duration 1 --stat-interval 0
+	run --flavor busted-cb busted-cb.fault=lose busted-cb.every=4 --gp-normal --nfakewriters 0 --duration 1 --stat-interval 0
 	expect_status 1
 	expect_out 'lost callbacks: [0-9]+ callbacks were never invoked by the final barrier'
 	(($(report_field Callbacks lost) > 0)) || die "no lost callbacks counted"
+}
+
+# Issue 13 item 13: a lost callback is a FAILURE within a few grace
+# periods of the barrier that proves it lost, not a STALL at
+# --stall-timeout (before, this run ended STALL, exit 4, after 30 s).
+t_lost_callback_found_before_stall_timeout() {
+	local start=$SECONDS
+	run --scenario BUSTED-CB busted-cb.fault=lose --stall-timeout 30s --duration 60
+	expect_status 1
+	expect_out '^busted-cb-torture: !!! first failure at [0-9.]+ s: lost callback: element aging callback 0x[0-9a-f]+ not invoked: its call\(\) returned [0-9.]+ s before a barrier began, which returned [0-9.]+ s ago, and 4 grace periods that began after that have ended$'
+	expect_out '^busted-cb-torture: First failure: at [0-9.]+ s, caught by: lost callback$'
+	expect_no_out 'STALL'
+	local at=$(sed -n 's/.*First failure: at \([0-9.]*\) s.*/\1/p' "$OUT")
+	awk -v t="$at" 'BEGIN { exit !(t < 5) }' || die "lost callback found only at $at s"
+	((SECONDS - start < 15)) || die "the run took $((SECONDS - start)) s"
+}
+
+# Correct flavors never trip the lost-callback check, with the barrier
+# test and CPU hotplug on (callbacks posted from CPUs that go offline).
+t_lost_callback_check_quiet_on_correct_flavors() {
+	local f
+	for f in memb qsbr srcu prcu; do
+		run --flavor "$f" --duration 2 --n-barrier-cbs 4 --onoff-interval 50ms --cpus 4 --stat-interval 0
+		# A CPU whose threads do not leave within 1 s on a loaded
+		# machine ends RCU_HOTPLUG (3); no check may fail (1).
+		[[ $STATUS == 0 || $STATUS == 3 ]] || die "$f: exit status $STATUS"
+		expect_no_out 'lost callback|First failure: at .* caught by: [^C]'
+		expect_out 'Callbacks: invoked: [1-9][0-9]* early: 0 duplicate: 0 lost: 0'
+	done
 }
 
 t_list_flavors_shows_every_flavor() {

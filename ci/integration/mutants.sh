@@ -65,7 +65,7 @@ t_mutant_lost_wakeup_stalls() {
 	run --flavor "$MUTANTS/librcutorture-mutant-lost-wakeup.so" --stop-on-failure --duration 10 \
 		--stall-timeout 2s --seed 1 --stat-interval 0
 	expect_status 4
-	expect_out '^mutant-lost-wakeup-torture: !!! STALL at [0-9.]+ s: '
+	expect_out '^mutant-lost-wakeup-torture: STALL at [0-9.]+ s: '
 }
 
 # The score script: a base and a mutant, one seed; table rows and JSON.

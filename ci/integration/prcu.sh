@@ -70,6 +70,6 @@ t_prcu_without_engine_and_no_updaters_is_a_stall() {
 	run --flavor prcu prcu.gp_engine=0 --gp-normal --nfakewriters 0 --n-barrier-cbs 2 \
 		--fwd-progress 0 --stall-timeout 1s --duration 10 --stat-interval 0
 	expect_status 4
-	expect_out '!!! STALL at [0-9.]+ s: '
+	expect_out 'STALL at [0-9.]+ s: '
 	expect_out 'flavor state: prcu: gp_started '
 }

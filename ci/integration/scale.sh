@@ -17,7 +17,7 @@ expect_scale_report() { # flavor
 	for what in Minimum '50th percentile' '90th percentile' '99th percentile' Maximum; do
 		expect_out "^$what grace-period duration: [0-9.e+]+$"
 	done
-	expect_out '^Grace periods: [0-9]+ Batches: [0-9]+( Ratio: [0-9.e+]+)?$'
+	expect_out '^Grace periods: [0-9]+ Batches: 1 Ratio: [0-9]+$'
 	expect_out "^$fl-scale: Writer CPU time: [0-9.]+ us for [0-9]+ grace periods started$"
 	expect_out '^Updater CPU utilization: [0-9.e+-]+% of one CPU over [0-9.e+-]+ s$'
 	expect_out '^Updater CPU time per grace period: [0-9.e+]+ microseconds \(writers [0-9.e+]+, flavor threads [0-9.e+]+\)$'
@@ -65,10 +65,10 @@ t_scale_expedited_and_async() {
 	run "${SCALE_SHORT[@]}" --gp-async --gp-async-max 50 --nreaders 1
 	expect_status 0
 	expect_out '^memb-scale:--- Start of test: gp_async=1 gp_async_max=50 gp_exp=0 '
-	expect_out '^Grace periods: [0-9]+ Batches: [0-9]+ Ratio: '
+	expect_out '^memb-scale: batches: [0-9]+ grace periods per batch: '
 	# liburcu's call_rcu worker batches callbacks: fewer GPs than calls.
 	local gps batches
-	read -r gps batches < <(sed -n 's/^Grace periods: \([0-9]*\) Batches: \([0-9]*\).*/\1 \2/p' "$OUT")
+	read -r gps batches < <(sed -n 's/^memb-scale: start: .* gps: \([0-9]*\) batches: \([0-9]*\)$/\1 \2/p' "$OUT")
 	((batches < gps)) || die "async: $batches batches for $gps callbacks"
 	expect_out '^memb-scale: Grace-period worker CPU time: [0-9.]+ us \([1-9][0-9]* threads of the flavor\)$'
 }
@@ -132,7 +132,7 @@ t_scale_hung_grace_period_is_a_stall() {
 	run --test scale --flavor busted-hang --stall-timeout 1s --holdoff 0 --nreaders 1
 	local took=$(($(now_ms) - t0))
 	expect_status 4
-	expect_out '^busted-hang-scale: !!! STALL at [0-9.]+ s: writer 0 stuck in synchronize for [0-9.]+ s'
+	expect_out '^busted-hang-scale: STALL at [0-9.]+ s: writer 0 stuck in synchronize for [0-9.]+ s'
 	expect_out '^busted-hang-scale: backtrace of writer 0, in synchronize:'
 	expect_out 'busted_hang_synchronize\+0x'
 	expect_out '^busted-hang-scale:--- End of test: STALL: '
@@ -142,7 +142,7 @@ t_scale_hung_grace_period_is_a_stall() {
 t_scale_lost_callback_is_a_stall() {
 	run --test scale --flavor busted-hang busted-hang.hang=call --gp-async --stall-timeout 1s --holdoff 0 --nreaders 0
 	expect_status 4
-	expect_out "^busted-hang-scale: !!! STALL at [0-9.]+ s: writer 0's callback 0x[0-9a-f]+ not invoked [0-9.]+ s after call\(\)"
+	expect_out "^busted-hang-scale: STALL at [0-9.]+ s: writer 0's callback 0x[0-9a-f]+ not invoked [0-9.]+ s after call\(\)"
 	expect_out '^busted-hang-scale:--- End of test: STALL: '
 }
 

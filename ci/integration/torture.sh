@@ -103,3 +103,58 @@ t_reader_nesting() {
 	expect_status 0
 	expect_out '^memb-torture:--- End of test: SUCCESS: .* reader_nesting=64( |$)'
 }
+
+# Issue 13 item 10: rcutorture.stutter is the kernel's, which pauses the
+# test first; --stutter lets it run first.  In a 0.8 s run with a 1 s
+# stutter the writer barely starts under the kernel's spelling.
+t_kernel_stutter_pauses_first() {
+	run rcutorture.stutter=1 --duration 0.8 --stat-interval 0 --nfakewriters 0 --read-exit-burst 0 --fwd-progress 0
+	expect_status 0
+	local paused=$(grep 'ver:' "$OUT" | tail -n 1 | sed 's/.* ver: \([0-9]*\) .*/\1/')
+	((paused <= 3)) || die "rcutorture.stutter=1: the writer made $paused updates in its pause"
+	run --stutter 1 --duration 0.8 --stat-interval 0 --nfakewriters 0 --read-exit-burst 0 --fwd-progress 0
+	expect_status 0
+	local ran=$(grep 'ver:' "$OUT" | tail -n 1 | sed 's/.* ver: \([0-9]*\) .*/\1/')
+	((ran > 3)) || die "--stutter 1: only $ran updates while running"
+}
+
+# Issue 13 item 12: under a terminal (script(1) gives the run a pty) a
+# quiet run, and a scale run, print a progress line on standard error at
+# most once per --stat-interval; with stderr a file they print nothing
+# extra.  Every periodic stats block starts with the elapsed time.
+run_on_a_terminal() { # options...
+	command -v script >/dev/null || die "script(1) (bsdutils) is needed"
+	script -qec "$BIN $*" /dev/null >"$OUT" 2>"$ERR" </dev/null
+	STATUS=$?
+}
+
+t_progress_line_on_a_terminal() {
+	run_on_a_terminal -q --duration 3 --stat-interval 1s
+	expect_status 0
+	local n=$(grep -cE '^memb-torture: progress: [0-9.]+ s of 3\.0 s.?$' "$OUT")
+	((n >= 1 && n <= 3)) || die "$n progress lines in a 3 s run at 1 s intervals"
+	run_on_a_terminal --test scale --holdoff 0 --duration 2 --nreaders 0 --stat-interval 700ms
+	expect_status 0
+	n=$(grep -cE '^memb-scale: progress: [0-9.]+ s of 2\.0 s.?$' "$OUT")
+	((n >= 1 && n <= 3)) || die "$n progress lines in a 2 s scale run at 0.7 s intervals"
+	# Not a terminal: nothing on stderr.
+	run -q --duration 2 --stat-interval 500ms
+	expect_status 0
+	[[ ! -s $ERR ]] || die "stderr not empty: $(head -n 1 "$ERR")"
+	expect_no_out 'progress:'
+	run --test scale --holdoff 0 --duration 1 --nreaders 0 --stat-interval 300ms
+	expect_status 0
+	[[ ! -s $ERR ]] || die "stderr not empty: $(head -n 1 "$ERR")"
+}
+
+t_stats_blocks_start_with_the_elapsed_time() {
+	run --duration 2 --stat-interval 500ms
+	expect_status 0
+	# Every periodic block (all but the final one) follows an Elapsed line.
+	awk '/^memb-torture: Elapsed: [0-9.]+ s of 2\.000 s$/ { e = 1; next }
+	     /^memb-torture: rtc: / { n++; if (e) h++; e = 0 }
+	     END { exit !(n >= 2 && h == n - 1) }' "$OUT" ||
+		die "a periodic stats block without its Elapsed line"
+	run_on_a_terminal --duration 2 --stat-interval 500ms
+	expect_no_out 'progress:'
+}

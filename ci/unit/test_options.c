@@ -9,6 +9,7 @@
 
 #include "../../cmd/options.h"
 #include "../../torture/util/parse.h"
+#include "../../torture/util/value.h"
 #include "../../flavors/registry.h"
 
 static char err[512];
@@ -75,6 +76,68 @@ static void long_options(void **state)
 	assert_true(c.stat_interval_ns == 500 * NSEC_PER_MSEC);
 	assert_true(c.stop_on_failure);
 	assert_int_equal(c.verbose, 0);
+}
+
+/*
+ * Issue 13 item 10: the kernel's spelling means the kernel's units (a
+ * bare onoff_interval is jiffies at HZ=1000, writer_holdoff is us), its
+ * stutter, every module prefix, and torture_type=rcu; long options keep
+ * their own units.
+ */
+static void kernel_units_and_prefixes(void **state)
+{
+	struct rcut_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, "rcutorture.onoff_interval=3",
+			       "rcutorture.preempt_duration=4",
+			       "rcutorture.stutter=2", NULL),
+			 0);
+	assert_true(c.onoff_interval_ns == 3 * NSEC_PER_SEC / RCUT_HZ);
+	assert_true(c.preempt_duration_ns == 4 * NSEC_PER_MSEC);
+	assert_true(c.stutter_ns == 2 * NSEC_PER_SEC);
+	assert_true(c.stutter_pause_first);
+	assert_int_equal(parse(&c, "rcutorture.stutter=-1", NULL), 0);
+	assert_true(c.stutter_ns == 0);
+	/* A suffix means what it says; long options: a bare N is seconds. */
+	assert_int_equal(parse(&c, "rcutorture.onoff_interval=1.5s",
+			       "--stutter", "2", NULL),
+			 0);
+	assert_true(c.onoff_interval_ns == 1500 * NSEC_PER_MSEC);
+	assert_false(c.stutter_pause_first);
+	assert_int_equal(parse(&c, "--onoff-interval", "3", NULL), 0);
+	assert_true(c.onoff_interval_ns == 3 * NSEC_PER_SEC);
+	assert_int_equal(
+		parse(&c, "--test", "scale", "rcuscale.writer_holdoff=250",
+		      "rcuscale.holdoff=2", "rcuscale.nwriters=3", NULL),
+		0);
+	assert_true(c.scale.writer_holdoff_ns == 250 * 1000);
+	assert_true(c.scale.holdoff_ns == 2 * NSEC_PER_SEC);
+	assert_int_equal(c.scale.nwriters, 3);
+	assert_int_equal(
+		parse(&c, "--test", "scale", "--writer-holdoff", "2", NULL), 0);
+	assert_true(c.scale.writer_holdoff_ns == 2 * NSEC_PER_SEC);
+	assert_int_equal(parse(&c, "--test", "ref", "refscale.loops=5",
+			       "refscale.nruns=2", "refscale.readdelay=7",
+			       NULL),
+			 0);
+	assert_int_equal(c.ref.loops, 5);
+	assert_int_equal(c.ref.nruns, 2);
+	assert_int_equal(c.ref.readdelay_ns, 7);
+	assert_int_equal(parse(&c, "torture.stat_interval=7",
+			       "torture.torture_type=qsbr", NULL),
+			 0);
+	assert_true(c.stat_interval_ns == 7 * NSEC_PER_SEC);
+	assert_string_equal(c.flavor_name, "qsbr");
+	/* Not flavor parameters of flavors named torture, rcuscale, ... */
+	assert_int_equal(c.nparams, 0);
+	assert_int_equal(parse(&c, "--flavor", "qsbr",
+			       "rcutorture.torture_type=rcu", NULL),
+			 0);
+	assert_string_equal(c.flavor_name, "memb");
+	assert_parse_error("rcuscale.nosuch", "rcuscale.nosuch=1");
+	assert_parse_error("refscale.ref-baselines", "--test", "ref",
+			   "refscale.ref_baselines=maybe");
 }
 
 static void kernel_style_parameters(void **state)
@@ -292,7 +355,8 @@ static void bad_durations(void **state)
 {
 	(void)state;
 	assert_parse_error("--duration", "--duration", "10x");
-	assert_parse_error("suffix ns, us, ms, s, m, h or d", "--duration", "soon");
+	assert_parse_error("suffix ns, us, ms, s, m, h or d", "--duration",
+			   "soon");
 	assert_parse_error("--stat-interval", "--stat-interval", "-1s");
 	assert_parse_error("--duration", "rcutorture.shutdown_secs=forever");
 }
@@ -498,6 +562,7 @@ int main(void)
 		cmocka_unit_test(bad_counts),
 		cmocka_unit_test(bad_durations),
 		cmocka_unit_test(bad_words),
+		cmocka_unit_test(kernel_units_and_prefixes),
 		cmocka_unit_test(resolve_flavors),
 		cmocka_unit_test(flavor_parameter_values),
 		cmocka_unit_test(flavor_validation),

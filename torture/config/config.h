@@ -104,6 +104,7 @@ struct rcut_config {
 	long fwd_progress_div;
 	long cbflood_max;    /* callbacks outstanding in a flood, at most */
 	uint64_t stutter_ns; /* 0: no stutter */
+	bool stutter_pause_first; /* the kernel's order (rcutorture.stutter) */
 	uint64_t shuffle_interval_ns; /* 0: no shuffle */
 	uint64_t preempt_duration_ns; /* longest injected preemption; 0: off */
 	uint64_t preempt_interval_ns; /* mean time between preemptions */

@@ -84,7 +84,12 @@ struct rcut_opt {
 	int short_name;	    /* 'd', or 0 */
 	const char *alias;  /* a second long name ("gp-async"), or NULL */
 	const char *kernel; /* rcutorture.KERNEL=: NULL: name, '-' as '_' */
-	/* DURATION: the unit of a bare number in kernel spelling ("ms"). */
+	/*
+	 * DURATION: the unit of a bare number in kernel spelling, where the
+	 * kernel's differs from the long option's (seconds): "jiffies" (at
+	 * RCUT_HZ), "ms" or "us"; "s" where the kernel spelling means more
+	 * than its unit (stutter).  NULL: the long option's.
+	 */
 	const char *kernel_unit;
 	enum rcut_opt_type type;
 	enum rcut_opt_custom custom;

@@ -68,8 +68,12 @@ static void cb_invoke(struct rcut_head *rh)
 	int expected = TORTURE_CB_POSTED;
 	struct torture_run *run = cb->run;
 
+	/* A callback reported lost that comes late is let through. */
 	if (!atomic_compare_exchange_strong(&cb->state, &expected,
-					    TORTURE_CB_IDLE)) {
+					    TORTURE_CB_IDLE) &&
+	    (expected != TORTURE_CB_LOST ||
+	     !atomic_compare_exchange_strong(&cb->state, &expected,
+					     TORTURE_CB_IDLE))) {
 		counter_inc(&run->counters.cbs_dup);
 		torture_failure(
 			run, "duplicate callback",
@@ -92,17 +96,29 @@ static void cb_invoke(struct rcut_head *rh)
 void torture_cb_post(struct torture_run *run, struct torture_cb *cb,
 		     const char *kind, void (*fn)(struct torture_cb *cb))
 {
+	uint64_t gen, stamp;
+
 	cb->run = run;
 	cb->kind = kind;
 	cb->fn = fn;
 	cb->posted_ns = torture_now_ns();
 	cb->cpu = rcut_current_cpu();
-	if (cb->cpu >= 0)
+	if (cb->cpu >= 0) {
 		torture_cpu_callback_posted(&run->cpus, cb->cpu, 1);
+		cb->cpu_offlines = torture_cpu_offlines(&run->cpus, cb->cpu);
+	}
 	take_witnesses(run, cb);
+	gen = ((atomic_load(&cb->stamp) >> TORTURE_CB_STAMP_SHIFT) + 1) &
+	      0xffff;
+	stamp = gen << TORTURE_CB_STAMP_SHIFT;
+	atomic_store(&cb->stamp, stamp); /* call() in progress */
 	atomic_store(&cb->state, TORTURE_CB_POSTED);
 	counter_inc(&run->counters.cbs_posted);
 	run->flavor->call(&cb->rh, cb_invoke);
+	/* Unless the callback already ran and was posted again. */
+	atomic_compare_exchange_strong(
+		&cb->stamp, &stamp,
+		stamp | TORTURE_CB_STAMP_US(torture_lostcb_now_us()));
 }
 
 int64_t torture_cbs_in_flight(struct torture_run *run)

@@ -13,7 +13,13 @@ struct torture_run;
 
 /* --- accounted callbacks (torture/callbacks.c) --- */
 #define TORTURE_CB_WITNESSES 4
-enum { TORTURE_CB_IDLE, TORTURE_CB_POSTED };
+/* LOST: posted, and reported lost by the lost-callback check. */
+enum { TORTURE_CB_IDLE, TORTURE_CB_POSTED, TORTURE_CB_LOST };
+
+/* A callback's stamp: its post's generation and when call() returned. */
+#define TORTURE_CB_STAMP_SHIFT 48
+#define TORTURE_CB_STAMP_US(stamp) \
+	((stamp) & ((UINT64_C(1) << TORTURE_CB_STAMP_SHIFT) - 1))
 
 /*
  * Every callback the harness posts goes through this layer, which checks
@@ -30,7 +36,13 @@ struct torture_cb {
 	void *owner;		 /* the object this callback belongs to */
 	void (*fn)(struct torture_cb *cb);
 	_Atomic uint64_t posted_ns; /* read by the watchdog */
-	int cpu; /* simulated CPU it was posted from, or -1 */
+	/*
+	 * Generation (high 16 bits) and the time in us at which this post's
+	 * call() returned (0 while it runs): read by the lost-callback check.
+	 */
+	_Atomic uint64_t stamp;
+	int cpu;	       /* simulated CPU it was posted from, or -1 */
+	uint64_t cpu_offlines; /* that CPU's offline count at the post */
 	int nwitness;
 	struct {
 		int reader;

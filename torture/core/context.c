@@ -21,4 +21,5 @@ void torture_run_init(struct torture_run *run, const struct rcut_config *cfg,
 	atomic_init(&run->cpus.shuffle_idle, -1);
 	torture_pool_init(&run->pool);
 	torture_onoff_init(&run->onoff);
+	torture_lostcb_init(&run->lostcb);
 }

@@ -36,6 +36,7 @@ struct torture_counters {
 	_Atomic uint64_t sync_gps; /* GP waits completed by the harness */
 	_Atomic uint64_t writer_gps[RCUT_GP_NKINDS]; /* writer's GP kinds */
 	_Atomic uint64_t cbs_posted, cbs_invoked, cbs_early, cbs_dup;
+	_Atomic uint64_t cbs_lost; /* reported by the lost-callback check */
 	_Atomic uint64_t migrations; /* threads moved off unusable CPUs */
 	_Atomic uint64_t floods;     /* callback floods completed */
 };

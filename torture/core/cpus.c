@@ -29,6 +29,7 @@ struct sim_cpu {
 	_Atomic int nthreads;	  /* torture threads currently on it */
 	_Atomic long pending_cbs; /* harness callbacks posted here, pending */
 	_Atomic uint64_t last_post_ns; /* when one was last posted here */
+	_Atomic uint64_t offlines;     /* times it began to go offline */
 	int pu;			       /* OS index of its PU */
 	hwloc_bitmap_t set;	       /* that PU, for binding */
 } __attribute__((aligned(64)));
@@ -293,6 +294,11 @@ bool torture_cpu_is_online(struct torture_cpus *c, int cpu)
 	return atomic_load(&c->cpu[cpu].state) == CPU_ONLINE;
 }
 
+uint64_t torture_cpu_offlines(struct torture_cpus *c, int cpu)
+{
+	return atomic_load(&c->cpu[cpu].offlines);
+}
+
 int torture_cpus_online(struct torture_cpus *c)
 {
 	return atomic_load(&c->online);
@@ -323,6 +329,7 @@ int torture_cpu_offline(struct torture_run *run, int cpu, uint64_t bound_ns)
 	    !atomic_compare_exchange_strong(&c->cpu[cpu].state, &expected,
 					    CPU_GOING_OFFLINE))
 		return -1;
+	atomic_fetch_add(&c->cpu[cpu].offlines, 1);
 	atomic_fetch_sub(&c->online, 1);
 	while (atomic_load(&c->cpu[cpu].nthreads) > 0) {
 		if (torture_now_ns() > deadline)

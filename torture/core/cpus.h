@@ -61,6 +61,8 @@ static inline void torture_cpu_checkpoint(void)
 }
 bool torture_cpu_is_online(struct torture_cpus *c, int cpu);
 int torture_cpus_online(struct torture_cpus *c);
+/* How many times cpu has begun to go offline. */
+uint64_t torture_cpu_offlines(struct torture_cpus *c, int cpu);
 /* The onoff thread's transitions; 0 on success, -1 if refused/timed out. */
 int torture_cpu_offline(struct torture_run *run, int cpu, uint64_t bound_ns);
 int torture_cpu_online(struct torture_run *run, int cpu);

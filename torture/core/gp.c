@@ -5,6 +5,7 @@
  * styles, restricted by --gp-sync/--gp-exp/--gp-normal/--gp-cond/--gp-poll.
  */
 #include "gp.h"
+#include "run.h"
 
 #include <stdio.h>
 
@@ -99,6 +100,7 @@ void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
 		     enum rcut_gp_kind kind)
 {
 	const struct rcut_flavor *f = run->flavor;
+	uint64_t start = torture_lostcb_now_us();
 	unsigned long cookie;
 
 	switch (kind) {
@@ -125,4 +127,5 @@ void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
 	}
 	torture_op_end();
 	counter_inc(&run->counters.sync_gps);
+	torture_lostcb_gp_done(run, start);
 }

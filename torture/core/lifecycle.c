@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "lifecycle.h"
 #include "fatal.h"
+#include "progress.h"
 #include "watchdog.h"
 
 #include "../../report/verdict.h"
@@ -53,8 +54,14 @@ stall_exit(struct torture_run *run, const char *what)
 	const struct rcut_flavor *f = run->flavor;
 
 	torture_mark_stop(run);
-	printf("%s-%s: !!! STALL at %.3f s: %s (--stall-timeout %.1f s)\n",
-	       f->name, run->tag, (double)torture_elapsed_ns(run) / 1e9, what,
+	/*
+	 * The kernel's stall-warning header, which the kernel's
+	 * parse-console.sh counts as a stall (no "!!!": that is a FAILURE).
+	 */
+	printf("%s-%s: INFO: %s detected stalls on CPUs/tasks:\n", f->name,
+	       run->tag, f->name);
+	printf("%s-%s: STALL at %.3f s: %s (--stall-timeout %.1f s)\n", f->name,
+	       run->tag, (double)torture_elapsed_ns(run) / 1e9, what,
 	       (double)run->cfg->stall_timeout_ns / 1e9);
 	if (f->stats) {
 		printf("%s-%s: flavor state: ", f->name, run->tag);
@@ -189,6 +196,7 @@ static bool watch(struct torture_run *run, const sigset_t *sigs)
 	uint64_t deadline =
 		test->timed && c->duration_ns ? now + c->duration_ns : 0;
 	uint64_t next_stats = now + c->stat_interval_ns;
+	bool progress = torture_progress_wanted(run);
 
 	while (!torture_must_stop(run) && !(test->done && test->done(run))) {
 		int sig;
@@ -209,10 +217,13 @@ static bool watch(struct torture_run *run, const sigset_t *sigs)
 			next_watchdog = now + WATCHDOG_PERIOD_NS;
 			watchdog(run);
 		}
-		if (test->interval && c->stat_interval_ns &&
+		if ((test->interval || progress) && c->stat_interval_ns &&
 		    now >= next_stats) {
 			next_stats += c->stat_interval_ns;
-			test->interval(run);
+			if (test->interval)
+				test->interval(run);
+			if (progress)
+				torture_progress_print(run);
 		}
 	}
 	return true;

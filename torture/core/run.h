@@ -19,6 +19,7 @@
 #include "cpus.h"
 #include "elements.h"
 #include "failure.h"
+#include "lostcb.h"
 #include "onoff_stats.h"
 #include "thread.h"
 #include "../config/config.h"
@@ -67,10 +68,12 @@ struct torture_run {
 	struct torture_pool pool;
 	struct torture_mbchk *mbchk; /* one slot per reader */
 	struct torture_barrier barrier;
+	struct torture_lostcb lostcb;
 	struct torture_onoff onoff;
-	unsigned long gp_seq_start;	   /* the flavor's, at the start */
-	atomic_bool stutter_paused;	   /* the stutter pauses the test */
-	_Atomic unsigned int witness_scan; /* callbacks.c: rotating start */
+	unsigned long gp_seq_start;	     /* the flavor's, at the start */
+	atomic_bool stutter_paused;	     /* the stutter pauses the test */
+	_Atomic unsigned int stutter_pauses; /* pause starts and ends so far */
+	_Atomic unsigned int witness_scan;   /* callbacks.c: rotating start */
 	void *test_state; /* the test's own (struct scale_state, ...) */
 };
 

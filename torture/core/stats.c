@@ -5,6 +5,7 @@
 #include "inject.h"
 #include "preempt.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -29,6 +30,21 @@ static uint64_t gps_completed(struct torture_run *run)
 	if (f->gp_diff)
 		return f->gp_diff(f->get_gp_seq(), run->gp_seq_start);
 	return f->get_gp_seq() - run->gp_seq_start;
+}
+
+void torture_print_gp_state(struct torture_run *run, bool end)
+{
+	const struct rcut_flavor *f = run->flavor;
+	unsigned long g = f->get_gp_seq ?
+				  f->get_gp_seq() :
+				  (unsigned long)LOAD(run->counters.sync_gps);
+
+	printf("%s-%s: %s-test grace-period state: g%lu f0x0", f->name,
+	       run->tag, end ? "End" : "Start", g);
+	if (end)
+		printf(" total-gps=%llu",
+		       (unsigned long long)gps_completed(run));
+	putchar('\n');
 }
 
 /* Peak memory: callback floods and queued callbacks show up here. */
@@ -119,6 +135,7 @@ void torture_snapshot(struct torture_run *run, struct rcut_snapshot *s)
 	s->cbs_invoked = LOAD(c->cbs_invoked);
 	s->cbs_early = LOAD(c->cbs_early);
 	s->cbs_dup = LOAD(c->cbs_dup);
+	s->cbs_lost = LOAD(c->cbs_lost);
 	s->gps = gps_completed(run);
 	for (int i = 0; i < RCUT_HIST_LEN; i++)
 		s->wcount[i] = LOAD(c->wcount[i]);

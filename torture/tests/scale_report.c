@@ -151,14 +151,18 @@ void scale_report(struct torture_run *run, const struct scale_result *r)
 		printf("No rcuscale records found???\n");
 	}
 	free(all);
+	/*
+	 * kvm-recheck-rcuscale.sh's last figures, as it computes them from
+	 * the start/end line above: its grace periods ($9) over one batch.
+	 * The flavor's own batch count is on that line.
+	 */
+	printf("Grace periods: %llu Batches: 1 Ratio: %llu\n",
+	       (unsigned long long)gps, (unsigned long long)gps);
 	if (f->get_gp_seq && r->batches)
-		printf("Grace periods: %llu Batches: %lu Ratio: %s\n",
-		       (unsigned long long)gps, r->batches,
+		printf("%s-scale: batches: %lu grace periods per batch: %s\n",
+		       f->name, r->batches,
 		       rcut_awk_number((double)gps / (double)r->batches, ratio,
 				       sizeof(ratio)));
-	else
-		printf("Grace periods: %llu Batches: %lu\n",
-		       (unsigned long long)gps, r->batches);
 	print_cpu(run, r);
 	if (f->stats)
 		f->stats(stdout);

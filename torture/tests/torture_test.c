@@ -42,6 +42,9 @@ struct torture_state {
 	struct rcut_config drawn;
 	struct torture_swarm swarm;
 	struct rcut_json_pair swarm_json[SWARM_MAX_ITEMS];
+	/* The last stats block printed: its ver and the stutter pauses. */
+	uint64_t block_ver;
+	unsigned int block_pauses;
 };
 
 static struct torture_state *state(struct torture_run *run)
@@ -175,6 +178,7 @@ static int round_begin(struct torture_run *run, int round)
 		torture_cpus_print(run, stdout);
 	}
 	torture_stats_start(run);
+	torture_print_gp_state(run, false);
 	return injection_start(run);
 }
 
@@ -248,23 +252,56 @@ static int spawn(struct torture_run *run)
 	return 0;
 }
 
-/* Every --stat-interval: the stats block with --verbose, and the JSON. */
-static void interval(struct torture_run *run)
+/*
+ * A block whose ver would not have moved since the last one because the
+ * stutter paused the writer waits until it moves: the kernel's
+ * parse-console.sh reads an unchanged ver as a hang (BAD SEQ).
+ */
+static bool held_back(struct torture_run *run, const struct rcut_snapshot *s)
 {
-	struct rcut_snapshot s;
+	struct torture_state *st = state(run);
+	unsigned int pauses = atomic_load(&run->stutter_pauses);
 
-	if (run->cfg->verbose > 0 || rcut_json_enabled()) {
-		torture_snapshot(run, &s);
-		rcut_json_add_interval(&s);
-	}
-	if (run->cfg->verbose > 0)
-		rcut_report_stats(stdout, run->flavor->name, &s);
+	return s->ver == st->block_ver && (atomic_load(&run->stutter_paused) ||
+					   pauses != st->block_pauses);
 }
 
-/* An element's aging callback that never came (the watchdog's too). */
+/*
+ * Every --stat-interval: the stats block with --verbose, headed by the
+ * elapsed time, and the JSON.
+ */
+static void interval(struct torture_run *run)
+{
+	struct torture_state *st = state(run);
+	struct rcut_snapshot s;
+	const char *name = run->flavor->name;
+
+	if (run->cfg->verbose <= 0 && !rcut_json_enabled())
+		return;
+	torture_snapshot(run, &s);
+	rcut_json_add_interval(&s);
+	if (run->cfg->verbose <= 0 || held_back(run, &s))
+		return;
+	st->block_ver = s.ver;
+	st->block_pauses = atomic_load(&run->stutter_pauses);
+	if (run->cfg->duration_ns)
+		printf("%s-torture: Elapsed: %.3f s of %.3f s\n", name,
+		       (double)torture_elapsed_ns(run) / 1e9,
+		       (double)run->cfg->duration_ns / 1e9);
+	else
+		printf("%s-torture: Elapsed: %.3f s\n", name,
+		       (double)torture_elapsed_ns(run) / 1e9);
+	rcut_report_stats(stdout, name, &s);
+}
+
+/*
+ * A lost callback (a failure, found within a few grace periods), or an
+ * element's aging callback that never came (the watchdog's stall).
+ */
 static bool stalled(struct torture_run *run, uint64_t now, char *what,
 		    size_t len)
 {
+	torture_lostcb_check(run);
 	return torture_pool_stalled_callback(
 		&run->pool, now, run->cfg->stall_timeout_ns, what, len);
 }
@@ -514,6 +551,7 @@ static int final_report(struct torture_run *run, bool stalled_run, bool drained)
 	rcut_report_stats(stdout, name, &s);
 	rcut_report_rates(stdout, name, &s);
 	print_first_failure(run);
+	torture_print_gp_state(run, true);
 	status = torture_test_verdict(run, &s, stalled_run);
 	build_repro(run, &repro);
 	if (status != RCUT_EXIT_SUCCESS)
@@ -533,7 +571,7 @@ static int round_end(struct torture_run *run, int round)
 static void stall_report(struct torture_run *run, const char *what)
 {
 	state(run)->stall_what = what;
-	/* Its "!!! STALL" line is out already: no second one. */
+	/* Its "STALL at" line is out already: no second one. */
 	torture_problem(run, false, "stall", "%s", what);
 	final_report(run, true, false);
 }

@@ -82,9 +82,7 @@ static void barrier_once(struct torture_run *run, long n)
 	long ran;
 
 	counter_inc(&c->barrier_attempts);
-	torture_op_begin("barrier (barrier test)");
-	run->flavor->barrier();
-	torture_op_end();
+	torture_lostcb_barrier(run, "barrier (barrier test)");
 	took = torture_now_ns() - start;
 	atomic_fetch_add(&c->barrier_ns_sum, took);
 	if (took > atomic_load(&c->barrier_ns_max))

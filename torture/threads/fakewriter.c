@@ -24,12 +24,13 @@ void torture_fakewriter(struct torture_thread *t)
 		torture_stutter_wait(t);
 		if (torture_must_stop(run))
 			break;
+		/* A barrier now and then, or when the lost-callback check
+		 * asks for one. */
 		if (f->barrier &&
-		    torture_random(&t->rand) % barrier_odds == 0) {
-			torture_op_begin("barrier");
-			f->barrier();
-			torture_op_end();
-		} else
+		    (torture_lostcb_take_request(run) ||
+		     torture_random(&t->rand) % barrier_odds == 0))
+			torture_lostcb_barrier(run, "barrier");
+		else
 			torture_gp_wait(run, &t->rand,
 					torture_gp_pick(run, &t->rand, false));
 	}

@@ -11,6 +11,7 @@
  */
 #include "../core/run.h"
 #include "threads.h"
+#include "../util/value.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,9 @@ struct flood {
 	_Atomic long outstanding;   /* posted, not yet invoked (n_max_cbs) */
 	_Atomic long busy; /* posted, invocation not yet finished (teardown) */
 	long allocated;	   /* never more than --cbflood-max */
+	long launders;	   /* re-posts of invoked callbacks */
+	long launders_sa;  /* of them, since the last new allocation */
+	long pending;	   /* outstanding when the posting stopped */
 	_Atomic uint64_t hist[HIST_BUCKETS];
 };
 
@@ -70,6 +74,8 @@ static struct flood_cb *next_cb(struct flood *fl, long *nlaundered)
 	if (fcb) {
 		if (++fcb->launders == MIN_LAUNDERS)
 			(*nlaundered)++;
+		fl->launders++;
+		fl->launders_sa++;
 		return fcb;
 	}
 	if (fl->allocated >= fl->run->cfg->cbflood_max)
@@ -78,6 +84,7 @@ static struct flood_cb *next_cb(struct flood *fl, long *nlaundered)
 	if (!fcb)
 		return NULL;
 	fl->allocated++;
+	fl->launders_sa = 0;
 	fcb->cb.owner = fl;
 	fcb->all_next = fl->all;
 	fl->all = fcb;
@@ -92,18 +99,33 @@ static uint64_t gps_now(struct torture_run *run)
 			       atomic_load(&run->counters.sync_gps);
 }
 
-/* Print the kernel-style summary and histogram of one flood. */
+/* What one flood measured, for its report. */
+struct flood_result {
+	uint64_t flood_ns, barrier_ns, gps, cver;
+	long max_out, posted;
+};
+
+/*
+ * The summary and histogram of one flood: our line, then the kernel's
+ * rcu_torture_fwd_prog_cr line, field for field (no prefix, as the
+ * kernel prints it), whose n_max_cbs kvm-recheck-rcu.sh summarizes.
+ */
 static void report(struct flood *fl, struct torture_thread *t,
-		   uint64_t flood_ns, uint64_t barrier_ns, long max_out,
-		   long posted, uint64_t gps)
+		   const struct flood_result *r)
 {
 	const char *name = t->run->flavor->name;
 	int last = 0;
 
 	printf("%s-torture: fwd_prog_cr %d: Duration %llu ms barrier: %llu ms n_max_cbs: %ld posted: %ld gps: %llu\n",
-	       name, t->id, (unsigned long long)(flood_ns / 1000000),
-	       (unsigned long long)(barrier_ns / 1000000), max_out, posted,
-	       (unsigned long long)gps);
+	       name, t->id, (unsigned long long)(r->flood_ns / 1000000),
+	       (unsigned long long)(r->barrier_ns / 1000000), r->max_out,
+	       r->posted, (unsigned long long)r->gps);
+	printf("rcu_torture_fwd_prog_cr Duration %llu barrier: %llu pending %ld n_launders: %ld n_launders_sa: %ld n_max_gps: %llu n_max_cbs: %ld cver %llu gps %llu\n",
+	       (unsigned long long)(r->flood_ns * RCUT_HZ / 1000000000),
+	       (unsigned long long)(r->barrier_ns * RCUT_HZ / 1000000000),
+	       fl->pending, fl->launders, fl->launders_sa,
+	       (unsigned long long)r->gps, r->max_out,
+	       (unsigned long long)r->cver, (unsigned long long)r->gps);
 	for (int i = 0; i < HIST_BUCKETS; i++)
 		if (atomic_load(&fl->hist[i]))
 			last = i;
@@ -175,9 +197,9 @@ static void run_flood(struct torture_thread *t)
 	struct torture_run *run = t->run;
 	const struct rcut_config *c = run->cfg;
 	uint64_t limit = c->stall_timeout_ns / (uint64_t)c->fwd_progress_div;
-	uint64_t gp_start = gps_now(run), flood_ns, barrier_start;
-	long max_out = 0, posted;
-	uint64_t invoked = 0, gps;
+	uint64_t gp_start = gps_now(run), barrier_start, invoked = 0;
+	uint64_t ver_start = atomic_load(&run->counters.ver);
+	struct flood_result r = { 0 };
 	struct flood fl;
 
 	memset(&fl, 0, sizeof(fl));
@@ -186,24 +208,26 @@ static void run_flood(struct torture_thread *t)
 	fl.start_ns = torture_now_ns();
 	if (limit > MAX_FLOOD_NS)
 		limit = MAX_FLOOD_NS;
-	posted = flood_post(t, &fl, limit, &max_out);
-	flood_ns = torture_now_ns() - fl.start_ns;
+	r.posted = flood_post(t, &fl, limit, &r.max_out);
+	fl.pending = atomic_load(&fl.outstanding);
+	r.flood_ns = torture_now_ns() - fl.start_ns;
 	barrier_start = torture_now_ns();
 	flood_drain(run, &fl);
-	gps = gps_now(run) - gp_start;
+	r.barrier_ns = torture_now_ns() - barrier_start;
+	r.gps = gps_now(run) - gp_start;
+	r.cver = atomic_load(&run->counters.ver) - ver_start;
 	for (int i = 0; i < HIST_BUCKETS; i++)
 		invoked += atomic_load(&fl.hist[i]);
-	report(&fl, t, flood_ns, torture_now_ns() - barrier_start, max_out,
-	       posted, gps);
+	report(&fl, t, &r);
 	counter_inc(&run->counters.floods);
 	/* A flood cut short by the end of the run proves nothing. */
-	if (posted && (!invoked || gps < 2) && !torture_must_stop(run))
+	if (r.posted && (!invoked || r.gps < 2) && !torture_must_stop(run))
 		torture_failure(
 			run, "forward progress",
 			"callback flood %d: %llu of %ld callbacks invoked and %llu grace periods in %llu ms",
-			t->id, (unsigned long long)invoked, posted,
-			(unsigned long long)gps,
-			(unsigned long long)(flood_ns / 1000000));
+			t->id, (unsigned long long)invoked, r.posted,
+			(unsigned long long)r.gps,
+			(unsigned long long)(r.flood_ns / 1000000));
 	flood_free(&fl);
 }
 

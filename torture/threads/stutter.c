@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Stutter and shuffle (kernel/torture.c).  Stutter: the whole test pauses
- * for --stutter, then runs for as long, repeatedly, so grace periods see
- * load come and go.  Shuffle: every --shuffle-interval the next simulated
+ * Stutter and shuffle (kernel/torture.c).  Stutter: the whole test runs
+ * for --stutter, then pauses for as long, repeatedly, so grace periods see
+ * load come and go (rcutorture.stutter: the pause comes first, as in the
+ * kernel).  Shuffle: every --shuffle-interval the next simulated
  * CPU becomes idle (threads move off it; after the last CPU, none is), so
  * each CPU periodically goes quiet.
  */
@@ -34,12 +35,18 @@ void torture_stutter(struct torture_thread *t)
 {
 	struct torture_run *run = t->run;
 	uint64_t period = run->cfg->stutter_ns;
+	bool pause_first = run->cfg->stutter_pause_first;
 
 	while (!torture_must_stop(run)) {
-		torture_sleep_ns(run, period);
+		/* The kernel's stutter (rcutorture.stutter) pauses first. */
+		if (!pause_first)
+			torture_sleep_ns(run, period);
+		pause_first = false;
+		atomic_fetch_add(&run->stutter_pauses, 1);
 		atomic_store(&run->stutter_paused, true);
 		torture_sleep_ns(run, period);
 		atomic_store(&run->stutter_paused, false);
+		atomic_fetch_add(&run->stutter_pauses, 1); /* and its end */
 	}
 	atomic_store(&run->stutter_paused, false);
 }

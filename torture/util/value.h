@@ -9,7 +9,10 @@
 
 #include <stdint.h>
 
-#define RCUT_VALUE_KEY_LEN 48 /* a parameter key, JSON suffix included */
+#define RCUT_VALUE_KEY_LEN 48
+
+/* The HZ the tool reports ("onoff: ... (HZ=1000)"): kernel jiffies. */
+#define RCUT_HZ 1000 /* a parameter key, JSON suffix included */
 
 enum rcut_value_kind {
 	RCUT_VAL_INT,
