@@ -15,12 +15,13 @@
 #define RCUT_BT_FRAMES 48
 #define RCUT_BT_NAME 96
 
-/* One frame as libunwind saw it. */
+/* One frame: its address when captured, libunwind's name once resolved. */
 struct rcut_frame {
 	uintptr_t ip;		 /* the return address (the pc in frame 0) */
+	bool exact;		 /* ip is the pc itself (interrupted there) */
+	bool resolved;		 /* name, off and start are filled in */
 	uintptr_t off;		 /* ip - the start of the symbol named */
 	uintptr_t start;	 /* the function's start per its unwind info */
-	bool exact;		 /* ip is the pc itself (interrupted there) */
 	char name[RCUT_BT_NAME]; /* "" when libunwind found no symbol */
 };
 
@@ -32,10 +33,14 @@ struct rcut_bt {
 
 /*
  * Capture the calling thread's stack into bt, leaving out the first 'skip'
- * frames (the caller's own, a signal handler, its trampoline).  Allocates
- * nothing: usable from a signal handler.  Returns the number of frames.
+ * frames (the caller's own, a signal handler, its trampoline): addresses
+ * only, with libunwind's async-signal-safe calls, so a thread can take
+ * its own from a signal handler.  Returns the number of frames.
  */
 int rcut_backtrace_capture(struct rcut_bt *bt, int skip);
+
+/* Fill in libunwind's names of bt's frames (not in a signal handler). */
+void rcut_backtrace_resolve(struct rcut_bt *bt);
 
 /*
  * A libunwind name is a guess when the symbol it names does not start
@@ -54,7 +59,7 @@ void rcut_backtrace_of_pc(struct rcut_bt *bt, uintptr_t pc);
  * after the offset when the name is a guess, "??" when nothing is known.
  * Not for signal handlers (libdw allocates).
  */
-void rcut_backtrace_print(FILE *out, const struct rcut_bt *bt);
+void rcut_backtrace_print(FILE *out, struct rcut_bt *bt);
 
 /*
  * Capture and format the calling thread's backtrace into buf without

@@ -48,6 +48,7 @@ static void static_function_named_with_file_and_line(void **state)
 	(void)state;
 	static_capturer();
 	assert_true(bt.n >= 2);
+	rcut_backtrace_resolve(&bt);
 	assert_string_equal(bt.f[0].name, "static_capturer");
 	assert_false(rcut_frame_is_guess(&bt.f[0]));
 	assert_string_equal(bt.f[1].name,
@@ -64,7 +65,9 @@ static void static_function_named_with_file_and_line(void **state)
 /* libunwind's name for a pc 0x515 past a symbol of another function. */
 static void name_of_another_function_is_a_guess(void **state)
 {
-	struct rcut_frame f = { .ip = 0x1515, .off = 0x515, .start = 0x1400 };
+	struct rcut_frame f = {
+		.ip = 0x1515, .off = 0x515, .start = 0x1400, .resolved = true
+	};
 
 	(void)state;
 	strcpy(f.name, "pthread_condattr_setpshared");
@@ -85,9 +88,11 @@ static void guess_printed_with_question_mark(void **state)
 	(void)state;
 	memset(&bt, 0, sizeof(bt));
 	bt.n = 1;
-	bt.f[0] = (struct rcut_frame){
-		.ip = 0x1515, .off = 0x515, .start = 0x1400, .exact = true
-	};
+	bt.f[0] = (struct rcut_frame){ .ip = 0x1515,
+				       .off = 0x515,
+				       .start = 0x1400,
+				       .exact = true,
+				       .resolved = true };
 	strcpy(bt.f[0].name, "pthread_condattr_setpshared");
 	text = printed();
 	assert_non_null(strstr(
