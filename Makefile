@@ -17,8 +17,15 @@ JSONC_LIBS := $(or $(shell pkg-config --libs json-c 2>/dev/null),-ljson-c)
 # ci/scenarios; the one make install copies ($(BUILD)/install/, below), in
 # PREFIX/share/rcutorture/scenarios.  The unit tests find man/ here too.
 SRC_DIR_CFLAGS := -DRCUT_SOURCE_DIR='"$(CURDIR)"'
-ALL_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -MMD -MP -DRCUT_VERSION='"$(VERSION)"' $(JSONC_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
-LIBS := -lurcu-memb -lurcu-mb -lurcu-signal -lurcu-qsbr -lurcu-bp -lurcu-common -lhwloc -lunwind $(JSONC_LIBS) -ldl -lm -pthread
+# Stall backtraces give file:line with elfutils libdw (libdw-dev, which
+# ci/deps installs); without it they give names only, and the build works.
+LIBDW := $(shell pkg-config --exists libdw 2>/dev/null && echo yes)
+LIBDW_CFLAGS := $(if $(LIBDW),-DRCUT_HAVE_LIBDW $(shell pkg-config --cflags libdw))
+LIBDW_LIBS := $(if $(LIBDW),$(shell pkg-config --libs libdw))
+# Unwind tables in every object, even when CFLAGS drops -g: the stall
+# watchdog's backtraces walk the stack with them.
+ALL_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -MMD -MP -fasynchronous-unwind-tables -DRCUT_VERSION='"$(VERSION)"' $(JSONC_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
+LIBS := -lurcu-memb -lurcu-mb -lurcu-signal -lurcu-qsbr -lurcu-bp -lurcu-common -lhwloc -lunwind $(LIBDW_LIBS) $(JSONC_LIBS) -ldl -lm -pthread
 # Plugins call rcut_current_cpu(), rcut_nr_cpus() and the race points
 # (rcut_race_delay(), rcut_race_enabled): export just those.
 EXPORT_LDFLAGS := -Wl,--dynamic-list=flavors/plugin.dynlist
@@ -54,6 +61,13 @@ $(BUILD)/%.o: %.c
 	@$(CC) $(ALL_CFLAGS) $(FILE_CFLAGS) -c $< -o $@
 
 $(BUILD)/cmd/scenario.o: FILE_CFLAGS := $(SRC_DIR_CFLAGS)
+$(BUILD)/report/srcline.o: FILE_CFLAGS := $(LIBDW_CFLAGS)
+# Whether libdw was found: srcline.o is rebuilt when that changes.
+LIBDW_STAMP := $(BUILD)/libdw-found
+$(LIBDW_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(LIBDW)' ]; then printf '%s\n' '$(LIBDW)' >$@; fi
+$(BUILD)/report/srcline.o: $(LIBDW_STAMP)
 
 $(BUILD)/librcut.a: $(OBJS)
 	@rm -f $@

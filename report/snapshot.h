@@ -50,6 +50,8 @@ struct rcut_snapshot {
 	uint64_t race_hits, race_delays, race_ns_max;
 	/* Writer updates by GP kind: sync, exp, normal, cond, poll. */
 	uint64_t writer_gps[RCUT_SNAP_GP_KINDS];
+	/* The flavor's stats line (its stats hook), NULL for none. */
+	const char *flavor_stats;
 };
 
 /* Events per second over ns, 0 for a run of no measurable length. */

@@ -47,6 +47,9 @@ void rcut_report_stats(FILE *out, const char *flavor,
 		rcut_hist_format(s->batch, RCUT_HIST_LEN, hist, sizeof(hist)));
 	fprintf(out, "%s-torture: Free-Block Circulation: %s\n", flavor,
 		rcut_hist_format(s->wcount, RCUT_HIST_LEN, hist, sizeof(hist)));
+	/* Where the kernel calls cur_ops->stats(): srcu's per-CPU line. */
+	if (s->flavor_stats)
+		fprintf(out, "%s-torture: %s\n", flavor, s->flavor_stats);
 	fprintf(out,
 		"%s-torture: Callbacks: invoked: %llu early: %llu duplicate: %llu lost: %llu\n",
 		flavor, (unsigned long long)s->cbs_invoked,

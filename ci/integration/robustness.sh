@@ -54,6 +54,75 @@ t_stall_after_the_deadline_is_bounded() {
 	((took < 1000 + 1000 + 5000)) || die "took ${took} ms"
 }
 
+# Issue 13 item 8: frames are named as the functions they are in, static
+# ones included, with file:line from the debug information (libdw).
+t_stall_backtraces_name_static_functions_with_file_and_line() {
+	run --flavor busted-hang busted-hang.hang=sync --stall-timeout 1s --duration 30 --stat-interval 0
+	expect_status 4
+	local at='\+0x[0-9a-f]+ \[0x[0-9a-f]+\]'
+	expect_out "^    #[0-9]+ busted_hang_worker$at flavors/busted/busted_hang\.c:[0-9]+\$"
+	expect_out "^    #[0-9]+ busted_hang_synchronize$at flavors/busted/busted_hang\.c:[0-9]+\$"
+	expect_out "^    #[0-9]+ thread_main$at torture/core/threads\.c:[0-9]+\$"
+	expect_out "^    #[0-9]+ torture_reader$at torture/threads/reader\.c:[0-9]+\$"
+	# A frame without file:line is a name libunwind checked, a guess
+	# marked '?' with its object, or '??' with its object.
+	local bad
+	bad=$(grep -E '^    #[0-9]+ ' "$OUT" | grep -vE ':[0-9]+$' |
+		grep -vE "^    #[0-9]+ [^ ?]+$at\$" | grep -vE "^    #[0-9]+ ([^ ]+\?|\?\?) \[0x[0-9a-f]+\]( in [^ ]+)?\$" | head -n 1)
+	[[ -z $bad ]] || die "frame neither located, checked nor marked a guess: $bad"
+}
+
+# Issue 13 item 14: every task of the process gets a backtrace, labelled:
+# torture threads with their role, the flavor's own threads with their
+# name, the main thread.
+t_stall_backtraces_every_thread_of_the_process() {
+	run --flavor busted-hang busted-hang.hang=sync --stall-timeout 1s --duration 30 --stat-interval 0
+	expect_status 4
+	expect_out '^busted-hang-torture: backtrace of the main thread \(tid [0-9]+, the watchdog\):$'
+	expect_out '^busted-hang-torture: backtrace of flavor thread busted-hang-gp \(tid [0-9]+\):$'
+	expect_out '^busted-hang-torture: backtrace of writer 0 \(torture thread, tid [0-9]+\)'
+	# The flavor thread's own stack, not a placeholder.
+	sed -n '/backtrace of flavor thread busted-hang-gp/,/backtrace of/p' "$OUT" | grep -qE '^    #[0-9]+ busted_hang_worker\+0x' ||
+		die "no stack for the flavor's thread"
+}
+
+# Issue 13 item 14: busted-hang.hang=lock hangs a barrier holding the
+# flavor's lock; synchronize callers then wait behind it.  The cause named
+# is the barrier (the oldest stuck operation), not the first victim of the
+# thread table (writer 0 in synchronize); the victims are listed after it.
+t_stall_names_the_oldest_operation_as_the_cause() {
+	run --flavor busted-hang busted-hang.hang=lock --stall-timeout 1s --duration 30 --stat-interval 0
+	expect_status 4
+	expect_out '^busted-hang-torture: STALL at [0-9.]+ s: fakewriter [0-9]+ stuck in barrier for [0-9.]+ s '
+	expect_out '^busted-hang-torture: also waiting \([1-9][0-9]*\): .*stuck in synchronize'
+	local cause also
+	cause=$(sed -n 's/.*STALL at [0-9.]* s: .* for \([0-9.]*\) s (--stall-timeout.*/\1/p' "$OUT")
+	also=$(grep '^busted-hang-torture: also waiting' "$OUT" | grep -oE 'for [0-9.]+ s' | awk '{ print $2 }' | sort -g | tail -n 1)
+	awk -v c="$cause" -v a="$also" 'BEGIN { exit !(c + 0 >= a + 0) }' ||
+		die "the cause (stuck $cause s) is not the oldest (one waited $also s)"
+	expect_out "^busted-hang-torture: First failure: at [0-9.]+ s, caught by: stall: fakewriter [0-9]+ stuck in barrier"
+}
+
+# Issue 13 item 15: a stats hook that blocks (busted-hang.hang=lock takes
+# the lock the hung barrier holds) is waited for a bounded time, said so
+# once and never called again: the watchdog still reports the stall.
+t_blocking_stats_hook_does_not_stop_the_watchdog() {
+	local t0=$(now_ms)
+	timeout -k 2 30 "$BIN" --flavor busted-hang busted-hang.hang=lock --stall-timeout 1s \
+		--duration 30 --stat-interval 100ms >"$OUT" 2>"$ERR"
+	STATUS=$?
+	local took=$(($(now_ms) - t0))
+	no_sanitizer_report
+	expect_status 4
+	expect_out '^busted-hang-torture: STALL at [0-9.]+ s: '
+	expect_out '^busted-hang-torture: backtrace of '
+	expect_out '^busted-hang-torture:--- End of test: STALL: '
+	local n
+	n=$(grep -c "^busted-hang-torture: (the flavor's stats hook did not return within 0.25 s: not called again in this run)\$" "$OUT")
+	((n == 1)) || die "expected one 'did not return' line, got $n"
+	((took < 10000)) || die "stall took ${took} ms to report (timeout 1 s)"
+}
+
 t_crash_in_flavor_exits_5_with_backtrace() {
 	run --flavor busted-crash --duration 10
 	expect_status 5

@@ -133,7 +133,7 @@ t_scale_hung_grace_period_is_a_stall() {
 	local took=$(($(now_ms) - t0))
 	expect_status 4
 	expect_out '^busted-hang-scale: STALL at [0-9.]+ s: writer 0 stuck in synchronize for [0-9.]+ s'
-	expect_out '^busted-hang-scale: backtrace of writer 0, in synchronize:'
+	expect_out '^busted-hang-scale: backtrace of writer 0 \(torture thread, tid [0-9]+\), in synchronize:'
 	expect_out 'busted_hang_synchronize\+0x'
 	expect_out '^busted-hang-scale:--- End of test: STALL: '
 	((took < 6000)) || die "the stall took ${took} ms to report"

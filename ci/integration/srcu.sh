@@ -101,3 +101,17 @@ t_srcu_short_readers_delay_282d_grace_periods() {
 	srcu_short_readers v5.18
 	((GPS >= 100 && DELAYED == 0)) || die "v5.18: $DELAYED delayed requeues for $GPS GPs"
 }
+
+# Issue 13 item 15: the flavor's stats line in every stats block, where
+# the kernel prints it (after Free-Block Circulation), not only on a stall.
+t_srcu_stats_line_in_every_stats_block() {
+	run --flavor srcu --duration 2 --stat-interval 500ms
+	expect_status 0
+	local blocks lines
+	blocks=$(grep -c '^srcu-torture: Free-Block Circulation:' "$OUT")
+	lines=$(grep -cE '^srcu-torture: srcu: policy .* per-CPU\(idx=[01]\): 0\(' "$OUT")
+	((blocks >= 3)) || die "only $blocks stats blocks"
+	((lines == blocks)) || die "$lines srcu lines in $blocks stats blocks"
+	awk '/Free-Block Circulation:/ { getline; if ($0 !~ /^srcu-torture: srcu: policy /) bad = 1 } END { exit bad }' "$OUT" ||
+		die "a stats block whose line after Free-Block Circulation is not srcu's"
+}

@@ -5,7 +5,8 @@
  * run's table whose progress counter stays put for longer than
  * --stall-timeout is a stall, reported with its kind, id and the flavor
  * call it is in; a thread that makes progress, or has exited, is not; an
- * aging callback not invoked for the timeout is a stall.  The thread table
+ * aging callback not invoked for the timeout is a stall.  Of several
+ * stuck, the one stuck the longest is the cause.  The thread table
  * holds no real threads: the watchdog only reads their counters.
  */
 #include <setjmp.h>
@@ -30,6 +31,7 @@ static const struct rcut_flavor fake_flavor = {
 	.synchronize = fake_synchronize,
 	.call = fake_call,
 };
+static struct torture_stall stall;
 static char what[256];
 
 static int setup(void **state)
@@ -47,6 +49,7 @@ static int setup(void **state)
 		thr[i].created = true; /* as if started: never exited */
 	run.threads.t = thr;
 	run.threads.n = 2;
+	memset(&stall, 0, sizeof(stall));
 	memset(what, 0, sizeof(what));
 	fake_reset();
 	return 0;
@@ -54,7 +57,7 @@ static int setup(void **state)
 
 static bool check(void)
 {
-	return torture_watchdog_check(&run, what, sizeof(what));
+	return torture_watchdog_check(&run, &stall);
 }
 
 static void bump(int i)
@@ -72,7 +75,51 @@ static void stuck_thread_reported_with_its_op(void **state)
 	torture_nap_ns(PAST_TIMEOUT_NS);
 	bump(1);
 	assert_true(check());
-	assert_non_null(strstr(what, "writer 0 stuck in synchronize for "));
+	assert_non_null(
+		strstr(stall.what, "writer 0 stuck in synchronize for "));
+}
+
+/*
+ * Both stuck past the timeout: the cause is the operation stuck the
+ * longest (fakewriter 1's barrier, older), not the first thread of the
+ * table (writer 0, its victim); the victim is listed as also waiting.
+ */
+static void oldest_stuck_operation_is_the_cause(void **state)
+{
+	uint64_t now = torture_now_ns();
+
+	(void)state;
+	thr[1].kind = "fakewriter";
+	atomic_store(&thr[1].op_since_ns, now - 1000000);
+	atomic_store(&thr[1].op, "barrier");
+	atomic_store(&thr[0].op_since_ns, now);
+	atomic_store(&thr[0].op, "synchronize");
+	assert_false(check());
+	torture_nap_ns(PAST_TIMEOUT_NS);
+	assert_true(check());
+	assert_non_null(
+		strstr(stall.what, "fakewriter 1 stuck in barrier for "));
+	assert_int_equal(stall.n_also, 1);
+	assert_non_null(
+		strstr(stall.also, "writer 0 stuck in synchronize for "));
+	assert_true(stall.age_ns >= PAST_TIMEOUT_NS);
+}
+
+/* A thread that got on with its work is no longer listed as waiting. */
+static void thread_that_got_on_is_not_also_waiting(void **state)
+{
+	(void)state;
+	cfg.stall_timeout_ns = 40 * TIMEOUT_NS;
+	atomic_store(&thr[0].op_since_ns, torture_now_ns());
+	atomic_store(&thr[0].op, "synchronize");
+	assert_false(check());
+	torture_nap_ns(41 * TIMEOUT_NS);
+	assert_true(check()); /* the reader: never bumped */
+	bump(0);	      /* the writer gets on... */
+	assert_true(check()); /* ...and is seen stuck no more */
+	assert_non_null(strstr(stall.what, "reader 1 made no progress"));
+	assert_int_equal(stall.n_also, 0);
+	assert_string_equal(stall.also, "");
 }
 
 /* No op: "made no progress"; the progressing writer is not the one. */
@@ -83,7 +130,7 @@ static void thread_without_progress_is_a_stall(void **state)
 	torture_nap_ns(PAST_TIMEOUT_NS);
 	bump(0);
 	assert_true(check());
-	assert_non_null(strstr(what, "reader 1 made no progress for "));
+	assert_non_null(strstr(stall.what, "reader 1 made no progress for "));
 }
 
 static void progressing_threads_are_no_stall(void **state)
@@ -96,7 +143,7 @@ static void progressing_threads_are_no_stall(void **state)
 		bump(1);
 	}
 	assert_false(check());
-	assert_string_equal(what, "");
+	assert_string_equal(stall.what, "");
 }
 
 /* Shorter than the timeout, or exited: no stall. */
@@ -146,6 +193,10 @@ int main(void)
 		cmocka_unit_test_setup(within_timeout_or_exited_is_no_stall,
 				       setup),
 		cmocka_unit_test_setup(callback_not_invoked_is_a_stall, setup),
+		cmocka_unit_test_setup(oldest_stuck_operation_is_the_cause,
+				       setup),
+		cmocka_unit_test_setup(thread_that_got_on_is_not_also_waiting,
+				       setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

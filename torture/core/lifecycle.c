@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "lifecycle.h"
 #include "fatal.h"
+#include "flavor_stats.h"
 #include "progress.h"
 #include "watchdog.h"
 
@@ -44,14 +45,18 @@ static void second_signal(int sig)
 }
 
 /*
- * A stall: say what is stuck, the flavor's own view, every thread's
- * backtrace, then the test's closing lines; exit 4 without joining the
- * stuck threads or running exit handlers that could block on them.
+ * A stall: say what is stuck (the oldest stuck operation, then the others
+ * waiting), the flavor's own view (its stats hook, bounded: it may block
+ * on what hung), every thread's backtrace, then the test's closing lines;
+ * exit 4 without joining the stuck threads or running exit handlers that
+ * could block on them.
  */
 static void __attribute__((noreturn))
-stall_exit(struct torture_run *run, const char *what)
+stall_exit(struct torture_run *run, const struct torture_stall *s)
 {
 	const struct rcut_flavor *f = run->flavor;
+	uint64_t bound = run->cfg->stall_timeout_ns / 4;
+	char *state;
 
 	torture_mark_stop(run);
 	/*
@@ -61,32 +66,34 @@ stall_exit(struct torture_run *run, const char *what)
 	printf("%s-%s: INFO: %s detected stalls on CPUs/tasks:\n", f->name,
 	       run->tag, f->name);
 	printf("%s-%s: STALL at %.3f s: %s (--stall-timeout %.1f s)\n", f->name,
-	       run->tag, (double)torture_elapsed_ns(run) / 1e9, what,
+	       run->tag, (double)torture_elapsed_ns(run) / 1e9, s->what,
 	       (double)run->cfg->stall_timeout_ns / 1e9);
-	if (f->stats) {
-		printf("%s-%s: flavor state: ", f->name, run->tag);
-		f->stats(stdout);
-	}
+	if (s->n_also)
+		printf("%s-%s: also waiting (%d): %s%s\n", f->name, run->tag,
+		       s->n_also, s->also,
+		       s->n_also > TORTURE_STALL_ALSO_MAX ? "; ..." : "");
+	state = torture_flavor_stats(f, bound < 500000000ULL ? bound :
+							       500000000ULL);
+	if (state)
+		printf("%s-%s: flavor state: %s\n", f->name, run->tag, state);
+	free(state);
 	/* Backtraces first: once told to stop, healthy threads exit. */
 	torture_print_backtraces(run);
 	torture_stop(run);
 	if (run->test->stall_report)
-		run->test->stall_report(run, what);
+		run->test->stall_report(run, s->what);
 	fflush(stdout);
 	fflush(stderr);
 	_exit(RCUT_EXIT_STALL);
 }
 
-/* Run the watchdog and the test's own stall check; no return on a stall. */
+/* Run the watchdog (the test's own stall check too); no return on a stall. */
 static void watchdog(struct torture_run *run)
 {
-	const struct torture_test *test = run->test;
-	char what[256];
+	static struct torture_stall s;
 
-	if (torture_watchdog_check(run, what, sizeof(what)) ||
-	    (test->stalled &&
-	     test->stalled(run, torture_now_ns(), what, sizeof(what))))
-		stall_exit(run, what);
+	if (torture_watchdog_check(run, &s))
+		stall_exit(run, &s);
 }
 
 void lifecycle_join(struct torture_run *run, int n)

@@ -35,9 +35,6 @@ struct torture_thread {
 	const char *_Atomic op;
 	_Atomic uint64_t op_since_ns;
 	uint64_t wd_seen, wd_since_ns; /* the watchdog's own bookkeeping */
-	/* Its backtrace, written by itself on request (watchdog.c). */
-	char *bt;
-	atomic_bool bt_done;
 	/* Per-reader histograms, written only by the owning thread. */
 	_Atomic uint64_t pipe[RCUT_HIST_LEN];
 	_Atomic uint64_t batch[RCUT_HIST_LEN];

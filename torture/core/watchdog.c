@@ -3,116 +3,146 @@
  * The stall watchdog: run from the main thread, which never calls into
  * the flavor, so it notices when the flavor under test hangs.  A thread
  * whose progress counter has not moved for --stall-timeout, or a posted
- * callback not invoked for that long, is a stall.  Backtraces come from
- * the threads themselves: each unwinds its own stack in a handler for a
- * real-time signal (SIGUSR1 belongs to liburcu's signal flavor).
+ * callback not invoked for that long, is a stall.  One hang leaves
+ * victims behind it (a barrier waits for the grace period a hung
+ * synchronize holds up), so the cause named is the operation stuck the
+ * longest, not the first thread of the table found stuck.
  */
 #define _GNU_SOURCE
 #include "watchdog.h"
+#include "lifecycle.h"
 #include "run.h"
-#include "../../report/backtrace.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define BT_SIGNAL (SIGRTMIN + 1)
-#define BT_BUF_LEN 4096
-#define BT_WAIT_NS 300000000ULL /* how long a thread gets to answer */
+/* One thread (or the test's callback) stuck, for the ranking. */
+struct stuck {
+	uint64_t age_ns;
+	char what[160];
+};
 
-static void bt_handler(int sig)
-{
-	struct torture_thread *t = torture_self();
-	int saved_errno = errno;
-
-	(void)sig;
-	if (!t || !t->bt)
-		return;
-	rcut_backtrace(t->bt, BT_BUF_LEN, 2); /* not this handler */
-	atomic_store(&t->bt_done, true);
-	errno = saved_errno;
-}
-
-void torture_watchdog_init(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = bt_handler;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	sigaction(BT_SIGNAL, &sa, NULL);
-}
-
-/* A thread that has not got on with its work for the stall timeout. */
-static bool thread_stalled(struct torture_thread *t, uint64_t now,
-			   uint64_t timeout, char *what, size_t len)
+/*
+ * How long t has been stuck: since it entered the flavor call it is in,
+ * else since the watchdog first saw its progress counter at this value.
+ * 0 if it got on with its work within 'least' (or exited).
+ */
+static uint64_t stuck_for(struct torture_thread *t, uint64_t now,
+			  uint64_t least, char *what, size_t len)
 {
 	uint64_t p = atomic_load_explicit(&t->progress, memory_order_relaxed);
 	const char *op;
+	uint64_t since;
 
 	if (!t->created || atomic_load(&t->exited))
-		return false;
+		return 0;
 	if (p != t->wd_seen || !t->wd_since_ns) {
 		t->wd_seen = p;
 		t->wd_since_ns = now;
-		return false;
+		return 0;
 	}
-	if (now - t->wd_since_ns < timeout)
-		return false;
+	if (now - t->wd_since_ns < least)
+		return 0;
 	op = atomic_load_explicit(&t->op, memory_order_acquire);
+	since = op ? atomic_load(&t->op_since_ns) : t->wd_since_ns;
+	if (since > now)
+		since = now;
 	if (op)
 		snprintf(what, len, "%s %d stuck in %s for %.1f s", t->kind,
-			 t->id, op,
-			 (double)(now - atomic_load(&t->op_since_ns)) / 1e9);
+			 t->id, op, (double)(now - since) / 1e9);
 	else
 		snprintf(what, len, "%s %d made no progress for %.1f s",
-			 t->kind, t->id, (double)(now - t->wd_since_ns) / 1e9);
-	return true;
+			 t->kind, t->id, (double)(now - since) / 1e9);
+	/* Never 0 for a stuck thread: 0 means "not stuck". */
+	return now - since ? now - since : 1;
 }
 
-bool torture_watchdog_check(struct torture_run *run, char *what, size_t len)
+/* Oldest first. */
+static int by_age(const void *a, const void *b)
 {
-	uint64_t now = torture_now_ns();
+	const struct stuck *x = a, *y = b;
 
-	for (int i = 0; i < run->threads.n; i++)
-		if (thread_stalled(&run->threads.t[i], now,
-				   run->cfg->stall_timeout_ns, what, len))
-			return true;
-	return false;
+	return x->age_ns < y->age_ns ? 1 : x->age_ns > y->age_ns ? -1 : 0;
 }
 
-void torture_print_backtraces(struct torture_run *run)
+/* The oldest of list[0..n) is the cause; the rest go to s->also. */
+static void rank(struct stuck *list, int n, struct torture_stall *s)
 {
-	const char *name = run->flavor->name;
+	size_t used = 0;
+
+	qsort(list, (size_t)n, sizeof(*list), by_age);
+	s->age_ns = list[0].age_ns;
+	snprintf(s->what, sizeof(s->what), "%s", list[0].what);
+	s->n_also = n - 1;
+	for (int i = 1; i < n && i <= TORTURE_STALL_ALSO_MAX; i++) {
+		int w = snprintf(s->also + used, sizeof(s->also) - used, "%s%s",
+				 i > 1 ? "; " : "", list[i].what);
+
+		if (w < 0 || (size_t)w >= sizeof(s->also) - used)
+			break;
+		used += (size_t)w;
+	}
+}
+
+/* Every thread stuck for least or more; *tripped if one for timeout. */
+static int collect(struct torture_run *run, uint64_t now, struct stuck *list,
+		   bool *tripped)
+{
+	uint64_t timeout = run->cfg->stall_timeout_ns;
+	uint64_t least = timeout / 4;
+	int n = 0;
 
 	for (int i = 0; i < run->threads.n; i++) {
 		struct torture_thread *t = &run->threads.t[i];
-		const char *op;
-		uint64_t deadline;
+		uint64_t age = stuck_for(t, now, least, list[n].what,
+					 sizeof(list[n].what));
 
-		if (!t->created || atomic_load(&t->exited))
+		if (!age)
 			continue;
-		if (!t->bt)
-			t->bt = calloc(1, BT_BUF_LEN);
-		op = atomic_load(&t->op);
-		printf("%s-%s: backtrace of %s %d%s%s:\n", name, run->tag,
-		       t->kind, t->id, op ? ", in " : "", op ? op : "");
-		atomic_store(&t->bt_done, false);
-		if (!t->bt || pthread_kill(t->tid, BT_SIGNAL)) {
-			printf("    (could not signal the thread)\n");
-			continue;
-		}
-		deadline = torture_now_ns() + BT_WAIT_NS;
-		while (!atomic_load(&t->bt_done) && torture_now_ns() < deadline)
-			torture_nap_ns(1000000);
-		if (atomic_load(&t->bt_done))
-			fputs(t->bt, stdout);
-		else
-			printf("    (no answer within %.1f s: signals blocked in the flavor?)\n",
-			       (double)BT_WAIT_NS / 1e9);
+		list[n++].age_ns = age;
+		if (now - t->wd_since_ns >= timeout)
+			*tripped = true;
 	}
-	fflush(stdout);
+	return n;
+}
+
+/* Room for n + 1 entries, kept between checks (main thread only). */
+static struct stuck *list_for(int n)
+{
+	static struct stuck *list;
+	static int cap;
+
+	if (n + 1 > cap) {
+		struct stuck *l = realloc(list, (size_t)(n + 1) * sizeof(*l));
+
+		if (!l)
+			return NULL;
+		list = l;
+		cap = n + 1;
+	}
+	return list;
+}
+
+bool torture_watchdog_check(struct torture_run *run, struct torture_stall *s)
+{
+	const struct torture_test *test = run->test;
+	uint64_t now = torture_now_ns();
+	struct stuck *list = list_for(run->threads.n);
+	bool tripped = false;
+	int n;
+
+	memset(s, 0, sizeof(*s));
+	if (!list)
+		return false;
+	n = collect(run, now, list, &tripped);
+	/* First seen now: stuck for the timeout (within a watchdog period). */
+	if (test && test->stalled &&
+	    test->stalled(run, now, list[n].what, sizeof(list[n].what))) {
+		list[n++].age_ns = run->cfg->stall_timeout_ns;
+		tripped = true;
+	}
+	if (tripped)
+		rank(list, n, s);
+	return tripped;
 }

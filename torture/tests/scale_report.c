@@ -12,6 +12,7 @@
 
 #include "../config/options_table.h"
 #include "../config/repro.h"
+#include "../core/flavor_stats.h"
 #include "../../report/percentile.h"
 
 #include <stdio.h>
@@ -135,6 +136,21 @@ static void print_cpu(struct torture_run *run, const struct scale_result *r)
 			       c, sizeof(c)));
 }
 
+/*
+ * The flavor's stats line, as the torture test's stats block gets it (a
+ * helper thread, a bounded wait): the hook may block on what hung.
+ */
+static void print_flavor_stats(struct torture_run *run)
+{
+	uint64_t bound = run->cfg->stall_timeout_ns / 4;
+	char *line = torture_flavor_stats(
+		run->flavor, bound < 500000000ULL ? bound : 500000000ULL);
+
+	if (line)
+		printf("%s\n", line);
+	free(line);
+}
+
 void scale_report(struct torture_run *run, const struct scale_result *r)
 {
 	const struct rcut_flavor *f = run->flavor;
@@ -164,6 +180,5 @@ void scale_report(struct torture_run *run, const struct scale_result *r)
 		       rcut_awk_number((double)gps / (double)r->batches, ratio,
 				       sizeof(ratio)));
 	print_cpu(run, r);
-	if (f->stats)
-		f->stats(stdout);
+	print_flavor_stats(run);
 }

@@ -12,6 +12,7 @@
 
 #include "../core/gp.h"
 #include "../core/lifecycle.h"
+#include "../core/flavor_stats.h"
 #include "../config/options_table.h"
 #include "../config/repro.h"
 #include "../core/run.h"
@@ -253,6 +254,24 @@ static int spawn(struct torture_run *run)
 }
 
 /*
+ * A stats block with the flavor's stats line in it.  The hook runs on a
+ * helper thread, waited for at most a quarter of --stall-timeout (500 ms
+ * at most): it may block on a lock a hung thread holds, and the main
+ * thread printing this block also runs the stall watchdog.
+ */
+static void report_stats(struct torture_run *run, struct rcut_snapshot *s)
+{
+	uint64_t bound = run->cfg->stall_timeout_ns / 4;
+	char *line = torture_flavor_stats(
+		run->flavor, bound < 500000000ULL ? bound : 500000000ULL);
+
+	s->flavor_stats = line;
+	rcut_report_stats(stdout, run->flavor->name, s);
+	s->flavor_stats = NULL;
+	free(line);
+}
+
+/*
  * A block whose ver would not have moved since the last one because the
  * stutter paused the writer waits until it moves: the kernel's
  * parse-console.sh reads an unchanged ver as a hang (BAD SEQ).
@@ -291,7 +310,7 @@ static void interval(struct torture_run *run)
 	else
 		printf("%s-torture: Elapsed: %.3f s\n", name,
 		       (double)torture_elapsed_ns(run) / 1e9);
-	rcut_report_stats(stdout, name, &s);
+	report_stats(run, &s);
 }
 
 /*
@@ -548,7 +567,7 @@ static int final_report(struct torture_run *run, bool stalled_run, bool drained)
 				"%llu callbacks were never invoked by the final barrier",
 				(unsigned long long)s.cbs_lost);
 	}
-	rcut_report_stats(stdout, name, &s);
+	report_stats(run, &s);
 	rcut_report_rates(stdout, name, &s);
 	print_first_failure(run);
 	torture_print_gp_state(run, true);
