@@ -470,6 +470,54 @@ static void prcu_cond_sync(unsigned long cookie)
 		prcu_synchronize();
 }
 
+/*
+ * Full cookies: the grace period's number and, to measure from, the
+ * completed count when the cookie was taken.  The wait is a distance
+ * between two samples of gp_done, which no counter wrap can confuse.
+ */
+static void prcu_get_gp_state_full(struct rcut_gp_full *c)
+{
+	c->word[1] = atomic_load(&gp_done);
+	c->word[0] = prcu_get_gp_state();
+	c->word[2] = c->word[0] + 1 - c->word[1]; /* grace periods to go */
+}
+
+static bool prcu_poll_gp_state_full(const struct rcut_gp_full *c)
+{
+	return atomic_load(&gp_done) - c->word[1] >= c->word[2];
+}
+
+static void prcu_start_gp_poll_full(struct rcut_gp_full *c)
+{
+	prcu_get_gp_state_full(c);
+	if (gp_engine)
+		need_gp(c->word[0] + 1);
+	else
+		prcu_synchronize();
+}
+
+static void prcu_cond_sync_full(const struct rcut_gp_full *c)
+{
+	if (!prcu_poll_gp_state_full(c))
+		prcu_synchronize();
+}
+
+/*
+ * stall_gp_kthread: hold the grace-period mutex, so that neither the
+ * engine (the tick) nor any synchronize caller can run a grace period.
+ */
+static void prcu_gp_stall(unsigned long long ns)
+{
+	pthread_mutex_lock(&gp_mutex);
+	while (ns) {
+		long step = ns > 100000000ULL ? 100000000L : (long)ns;
+
+		nap(step);
+		ns -= (unsigned long long)step;
+	}
+	pthread_mutex_unlock(&gp_mutex);
+}
+
 static int prcu_init(void)
 {
 	if (rfc2018) {
@@ -560,4 +608,9 @@ const struct rcut_flavor rcut_flavor_prcu = {
 	.cpu_online = prcu_cpu_online,
 	.stats = prcu_stats,
 	.ref_loop = prcu_ref_loop,
+	.gp_stall = prcu_gp_stall,
+	.get_gp_state_full = prcu_get_gp_state_full,
+	.start_gp_poll_full = prcu_start_gp_poll_full,
+	.poll_gp_state_full = prcu_poll_gp_state_full,
+	.cond_sync_full = prcu_cond_sync_full,
 };

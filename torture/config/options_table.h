@@ -21,7 +21,7 @@
 
 #define RCUT_OPT_MAX 96 /* rows at most (sizes the parser's arrays) */
 _Static_assert(RCUT_OPT_MAX <= RCUT_MAX_OPT_ROWS, "raise RCUT_MAX_OPT_ROWS");
-#define RCUT_NTESTS 3	/* enum rcut_test's values */
+#define RCUT_NTESTS 3 /* enum rcut_test's values */
 #define RCUT_OPT_KEY_LEN RCUT_VALUE_KEY_LEN
 
 /* What an option's value is, which says how it parses, prints, defaults. */

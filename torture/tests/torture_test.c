@@ -219,8 +219,10 @@ static int spawn(struct torture_run *run)
 	const struct rcut_config *c = run->cfg;
 	const struct rcut_flavor *f = run->flavor;
 	bool barrier = f->barrier && c->n_barrier_cbs > 0;
+	bool stall = c->stall_cpu_ns || c->stall_gp_kthread_ns;
 	const struct thread_kind kinds[] = {
 		{ "reader", run->nreaders, torture_reader },
+		{ "stall", stall, torture_stall },
 		{ "writer", 1, torture_writer },
 		{ "fakewriter", run->nfakewriters, torture_fakewriter },
 		{ "read-exit", c->read_exit_burst > 0, torture_read_exit },
@@ -229,7 +231,10 @@ static int spawn(struct torture_run *run)
 		{ "barrier-poster", barrier ? c->n_barrier_cbs : 0,
 		  torture_barrier_poster },
 		{ "barrier-driver", barrier, torture_barrier_driver },
-		{ "fwd-progress", f->call && f->barrier ? c->fwd_progress : 0,
+		/* The kernel disables floods under a CPU stall, as here. */
+		{ "fwd-progress",
+		  f->call && f->barrier && !c->stall_cpu_ns ? c->fwd_progress :
+							      0,
 		  torture_fwd_progress },
 		{ "stutter", c->stutter_ns > 0, torture_stutter },
 		{ "shuffle", c->shuffle_interval_ns > 0, torture_shuffle },
