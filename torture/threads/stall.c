@@ -16,6 +16,52 @@
 
 #define STALL_NAP_NS 1000000ULL /* a blocked stall sleeps in 1 ms naps */
 
+/*
+ * Wait (at most limit_ns) until no other thread is still in an
+ * operation it began before since: a waiter the flavor already let go
+ * may not have run yet on a loaded machine.
+ */
+static void wait_older_ops(struct torture_thread *self, uint64_t since,
+			   uint64_t limit_ns)
+{
+	struct torture_run *run = self->run;
+	uint64_t deadline = torture_now_ns() + limit_ns;
+	bool older = true;
+
+	while (older && torture_now_ns() < deadline &&
+	       !torture_must_stop(run)) {
+		older = false;
+		for (int i = 0; i < run->threads.n && !older; i++) {
+			struct torture_thread *t = &run->threads.t[i];
+
+			older = t != self && t->created &&
+				!atomic_load(&t->exited) &&
+				atomic_load(&t->op) &&
+				atomic_load(&t->op_since_ns) < since;
+		}
+		if (older)
+			torture_nap_ns(STALL_NAP_NS);
+	}
+}
+
+/*
+ * Begin the stuck operation op, then let every grace period, callback
+ * and waiter already under way finish: whatever the hold then holds up
+ * is younger than the hold, so a watchdog that names the operation stuck
+ * longest names it, not a synchronize or a callback that merely waited.
+ */
+static void begin_hold(struct torture_thread *t, const char *op)
+{
+	const struct rcut_flavor *f = t->run->flavor;
+
+	torture_op_begin(op);
+	f->synchronize();
+	if (f->barrier)
+		f->barrier();
+	wait_older_ops(t, atomic_load(&t->op_since_ns),
+		       t->run->cfg->stall_timeout_ns / 2);
+}
+
 /* The kernel's VERBOSE_TOROUT_STRING: only with --verbose. */
 static void say(struct torture_run *run, const char *what)
 {
@@ -36,7 +82,7 @@ static void stall_gp(struct torture_thread *t, char *op, size_t len)
 	snprintf(op, len,
 		 "holding the grace-period worker (stall_gp_kthread, %.1f s)",
 		 (double)ns / 1e9);
-	torture_op_begin(op);
+	begin_hold(t, op);
 	RCUT_FLAVOR_V3(run->flavor, gp_stall)(ns);
 	torture_op_end();
 }
@@ -64,18 +110,18 @@ static void stall_cpu(struct torture_thread *t, char *op, size_t len)
 	snprintf(op, len, "a read-side section held by stall_cpu (%s, %.1f s)",
 		 c->stall_cpu_block ? "sleeping" : "spinning",
 		 (double)c->stall_cpu_ns / 1e9);
+	begin_hold(t, op);
 	if (f->thread_online)
 		f->thread_online(); /* QSBR: now this thread holds up GPs */
 	idx = f->read_lock();
 	printf("%s-torture: rcu_torture_stall start stall episode 1 on CPU %d.\n",
 	       f->name, t->cpu);
 	fflush(stdout);
-	torture_op_begin(op);
 	hold(run, c->stall_cpu_ns, c->stall_cpu_block);
-	torture_op_end();
 	f->read_unlock(idx);
 	if (f->thread_offline)
 		f->thread_offline();
+	torture_op_end();
 }
 
 void torture_stall(struct torture_thread *t)
