@@ -12,7 +12,7 @@
 #define RCUT_PIPE_LEN 10 /* pipe stages; histograms have PIPE_LEN + 1 slots */
 #define RCUT_HIST_LEN (RCUT_PIPE_LEN + 1)
 /* Grace-period kinds (enum rcut_gp_kind; torture/core/stats.c checks). */
-#define RCUT_SNAP_GP_KINDS 5
+#define RCUT_SNAP_GP_KINDS 7
 
 struct rcut_snapshot {
 	uint64_t elapsed_ns;	 /* since the threads started */

@@ -74,6 +74,11 @@ void rcut_report_rates(FILE *out, const char *flavor,
 		(unsigned long long)s->writer_gps[2],
 		(unsigned long long)s->writer_gps[3],
 		(unsigned long long)s->writer_gps[4]);
+	if (s->writer_gps[5] || s->writer_gps[6])
+		fprintf(out,
+			"%s-torture: Writer GPs, full cookies: cond-full: %llu poll-full: %llu\n",
+			flavor, (unsigned long long)s->writer_gps[5],
+			(unsigned long long)s->writer_gps[6]);
 	fprintf(out,
 		"%s-torture: CPUs: thread migrations: %llu callback floods: %llu\n",
 		flavor, (unsigned long long)s->migrations,

@@ -69,7 +69,7 @@
 enum { TAG_GLOBAL, TAG_LOCAL };
 
 static long migrate_cbs = 1, gp_engine = 1, cb_tag = TAG_GLOBAL, rfc2018;
-static long idle_tick_ms = 1;
+static long idle_tick_ms = 1, poll_full_early;
 static const char *const tag_names[] = { "global", "local", NULL };
 
 static const struct rcut_param prcu_params[] = {
@@ -85,6 +85,9 @@ static const struct rcut_param prcu_params[] = {
 	{ "idle_tick_ms",
 	  "how often (ms) a CPU no reader ran on since its last tick processes its callbacks; the RFC ran them from the CPU's own tick, which NO_HZ_IDLE defers on idle CPUs",
 	  RCUT_PARAM_INT, 1, 1000, NULL, &idle_tick_ms },
+	{ "poll_full_early",
+	  "a defect on demand: full cookies poll as done one grace period early (an off-by-one), so a cookie taken inside a read-side section polls done before the section ends",
+	  RCUT_PARAM_BOOL, 0, 1, NULL, &poll_full_early },
 	{ "rfc2018",
 	  "the 2018 RFC as its authors ran it: migrate_cbs=0 gp_engine=0 cb_tag=local idle_tick_ms=10",
 	  RCUT_PARAM_BOOL, 0, 1, NULL, &rfc2018 },
@@ -484,7 +487,9 @@ static void prcu_get_gp_state_full(struct rcut_gp_full *c)
 
 static bool prcu_poll_gp_state_full(const struct rcut_gp_full *c)
 {
-	return atomic_load(&gp_done) - c->word[1] >= c->word[2];
+	unsigned long need = c->word[2] - (poll_full_early ? 1 : 0);
+
+	return atomic_load(&gp_done) - c->word[1] >= need;
 }
 
 static void prcu_start_gp_poll_full(struct rcut_gp_full *c)
@@ -566,7 +571,7 @@ static void prcu_stats(FILE *out)
 		offline += !atomic_load(&cpus[i].online);
 	}
 	fprintf(out,
-		"prcu: gp_started %lu gp_done %lu need %lu phase %d callbacks queued %lu invoked %lu migrated %lu straggler waits %lu offline CPUs %d %s%s%s%s%s\n",
+		"prcu: gp_started %lu gp_done %lu need %lu phase %d callbacks queued %lu invoked %lu migrated %lu straggler waits %lu offline CPUs %d %s%s%s%s%s%s\n",
 		atomic_load(&gp_started), atomic_load(&gp_done),
 		atomic_load(&need_ver), atomic_load(&phase), queued,
 		atomic_load(&n_invoked), atomic_load(&n_migrated), stragglers,
@@ -574,7 +579,8 @@ static void prcu_stats(FILE *out)
 		migrate_cbs ? "" : " migrate_cbs=0",
 		gp_engine ? "" : " gp_engine=0",
 		cb_tag == TAG_LOCAL ? " cb_tag=local" : "",
-		idle_tick_ms > 1 ? " idle_tick_ms>1" : "");
+		idle_tick_ms > 1 ? " idle_tick_ms>1" : "",
+		poll_full_early ? " poll_full_early" : "");
 }
 
 static void prcu_ref_loop(unsigned long n)

@@ -29,6 +29,8 @@ enum rcut_gp_kind {
 	RCUT_GP_NORMAL, /* call(): asynchronous, writer only */
 	RCUT_GP_COND,	/* get_gp_state(), a random wait, cond_sync() */
 	RCUT_GP_POLL,	/* start_gp_poll(), then poll_gp_state() until done */
+	RCUT_GP_COND_FULL, /* the same with full cookies (ABI version 3) */
+	RCUT_GP_POLL_FULL,
 	RCUT_GP_NKINDS,
 };
 

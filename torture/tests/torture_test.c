@@ -23,6 +23,7 @@
 #include "../core/inject.h"
 #include "../core/preempt.h"
 #include "swarm.h"
+#include "torture_lines.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -41,6 +42,7 @@ struct torture_state {
 	struct rcut_config drawn;
 	struct torture_swarm swarm;
 	struct rcut_json_pair swarm_json[SWARM_MAX_ITEMS];
+	uint64_t last_ver; /* the version at the last stats block */
 };
 
 static struct torture_state *state(struct torture_run *run)
@@ -174,6 +176,9 @@ static int round_begin(struct torture_run *run, int round)
 		torture_cpus_print(run, stdout);
 	}
 	torture_stats_start(run);
+	torture_lines_gp_state(run, "Start");
+	torture_lines_update_types(run);
+	state(run)->last_ver = UINT64_MAX;
 	return injection_start(run);
 }
 
@@ -261,8 +266,10 @@ static void interval(struct torture_run *run)
 		torture_snapshot(run, &s);
 		rcut_json_add_interval(&s);
 	}
-	if (run->cfg->verbose > 0)
+	if (run->cfg->verbose > 0) {
 		rcut_report_stats(stdout, run->flavor->name, &s);
+		torture_lines_writer_stall(run, &state(run)->last_ver);
+	}
 }
 
 /* An element's aging callback that never came (the watchdog's too). */
@@ -482,6 +489,7 @@ static int final_report(struct torture_run *run, bool stalled_run, bool drained)
 	}
 	rcut_report_stats(stdout, name, &s);
 	rcut_report_rates(stdout, name, &s);
+	torture_lines_gp_state(run, "End");
 	print_first_failure(run);
 	status = torture_test_verdict(run, &s, stalled_run);
 	print_params(run, end_of_test[status]);
