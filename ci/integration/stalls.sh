@@ -4,21 +4,22 @@
 # as a STALL that names the stalling thread and its hold, and a stall
 # shorter than --stall-timeout must not be reported at all.
 
-# The STALL line names the stall thread's hold, after holdoff + timeout.
-expect_stall_named() { # regex-of-hold
+# The STALL line names the stall thread's hold, after holdoff + timeout
+# (the defaults: 500 ms and 1 s; the scenarios: 200 ms and 700 ms).
+expect_stall_named() { # regex-of-hold [holdoff-s timeout-s]
+	local hold=${2:-0.5} timeout=${3:-1.0} at
 	expect_status 4
-	expect_out "!!! STALL at ([0-9.]+) s: stall 0 stuck in $1 for 1\.[0-9] s \(--stall-timeout 1\.0 s\)"
-	local at
+	expect_out "!!! STALL at ([0-9.]+) s: stall 0 stuck in $1 for [0-9.]+ s \(--stall-timeout $timeout s\)"
 	at=$(sed -n 's/.*!!! STALL at \([0-9.]*\) s.*/\1/p' "$OUT" | head -n 1)
-	awk -v a="$at" 'BEGIN { exit !(a >= 1.5 && a < 3.5) }' ||
-		die "stall reported at $at s, expected between 1.5 and 3.5 s"
+	awk -v a="$at" -v h="$hold" -v t="$timeout" 'BEGIN { exit !(a >= h + t && a < h + t + 2) }' ||
+		die "stall reported at $at s, expected from $hold + $timeout s on"
 	expect_out "First failure: at [0-9.]+ s, caught by: stall: stall 0 stuck in $1"
 	expect_out 'End of test: STALL'
 }
 
 t_stall_cpu_spinning_reader_is_the_reported_stall() {
 	run --scenario STALL-CPU --duration 8 --stat-interval 0
-	expect_stall_named 'a read-side section held by stall_cpu \(spinning, 3\.0 s\)'
+	expect_stall_named 'a read-side section held by stall_cpu \(spinning, 3\.0 s\)' 0.2 0.7
 	expect_out '^prcu-torture: rcu_torture_stall start stall episode 1 on CPU [0-9]+\.$'
 	expect_out ' stall_cpu=3s( |$)'
 	# The writer it holds up is stuck too, but is not the one named.
@@ -40,7 +41,7 @@ t_stall_cpu_qsbr_thread_online_without_quiescent_state() {
 
 t_stall_gp_kthread_holds_the_grace_period_worker() {
 	run --scenario STALL-GP --duration 8 --stat-interval 0
-	expect_stall_named 'holding the grace-period worker \(stall_gp_kthread, 3\.0 s\)'
+	expect_stall_named 'holding the grace-period worker \(stall_gp_kthread, 3\.0 s\)' 0.2 0.7
 	expect_out ' stall_gp_kthread=3s'
 	run --flavor prcu rcutorture.stall_gp_kthread=3 --stall-cpu-holdoff 500ms \
 		--stall-timeout 1s --duration 8 --stat-interval 0
@@ -50,8 +51,8 @@ t_stall_gp_kthread_holds_the_grace_period_worker() {
 # Negative control: the same stalls, shorter than --stall-timeout, are
 # no stall: the run ends SUCCESS after the stall thread's end message.
 t_stall_shorter_than_timeout_is_not_reported() {
-	run --flavor prcu --stall-cpu 500ms --stall-gp-kthread 500ms --stall-cpu-holdoff 200ms \
-		--stall-timeout 3s --duration 3 --stat-interval 0
+	run --flavor prcu --stall-cpu 300ms --stall-gp-kthread 300ms --stall-cpu-holdoff 200ms \
+		--stall-timeout 5s --duration 3 --stat-interval 0
 	expect_status 0
 	expect_out '^prcu-torture: rcu_torture_stall start stall episode 1 on CPU'
 	expect_out '^prcu-torture: rcu_torture_stall end\.$'

@@ -8,11 +8,10 @@
 
 #include <stdio.h>
 
-
 const char *const torture_gp_names[RCUT_GP_NKINDS] = {
-	[RCUT_GP_SYNC] = "sync",     [RCUT_GP_EXP] = "exp",
-	[RCUT_GP_NORMAL] = "normal", [RCUT_GP_COND] = "cond",
-	[RCUT_GP_POLL] = "poll",     [RCUT_GP_COND_FULL] = "cond-full",
+	[RCUT_GP_SYNC] = "sync",	   [RCUT_GP_EXP] = "exp",
+	[RCUT_GP_NORMAL] = "normal",	   [RCUT_GP_COND] = "cond",
+	[RCUT_GP_POLL] = "poll",	   [RCUT_GP_COND_FULL] = "cond-full",
 	[RCUT_GP_POLL_FULL] = "poll-full",
 };
 

@@ -220,8 +220,9 @@ static void draw_reader(struct draw *d)
 /* A non-empty random subset of the primitives the flavor has. */
 static void draw_gp(struct draw *d)
 {
-	static const char *const opts[] = { "gp-sync", "gp-exp",  "gp-normal",
-					    "gp-cond", "gp-poll", "gp-cond-full",
+	static const char *const opts[] = { "gp-sync",	    "gp-exp",
+					    "gp-normal",    "gp-cond",
+					    "gp-poll",	    "gp-cond-full",
 					    "gp-poll-full", NULL };
 	struct rcut_config *c = d->cfg;
 	unsigned int avail = 0, mask = 0;

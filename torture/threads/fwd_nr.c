@@ -19,8 +19,8 @@
 #include <sched.h>
 #include <stdio.h>
 
-#define NR_SECTION_NS 10000ULL	    /* the kernel's udelay(10) */
-#define NR_MAX_NS 8000000000ULL	    /* the kernel's MAX_FWD_CB_JIFFIES */
+#define NR_SECTION_NS 10000ULL	   /* the kernel's udelay(10) */
+#define NR_MAX_NS 8000000000ULL	   /* the kernel's MAX_FWD_CB_JIFFIES */
 #define NR_RECOVER_NS 100000000ULL /* "Let kthreads recover" */
 
 /* The self-propagating callback: re-posts itself until told to stop. */
@@ -80,9 +80,9 @@ static unsigned long nr_gps(struct torture_run *run)
 {
 	const struct rcut_flavor *f = run->flavor;
 
-	return f->get_gp_seq ? f->get_gp_seq() :
-			       (unsigned long)atomic_load(
-				       &run->counters.sync_gps);
+	return f->get_gp_seq ?
+		       f->get_gp_seq() :
+		       (unsigned long)atomic_load(&run->counters.sync_gps);
 }
 
 /* Stop the self-propagating callback and wait for it to be gone. */
@@ -137,7 +137,8 @@ void torture_fwd_nr(struct torture_thread *t, int *tested, int *tries)
 			torture_failure(
 				run, "forward progress",
 				"need_resched test %d: no update and %lu grace periods in %llu ms of read-side sections",
-				t->id, gps, (unsigned long long)(dur / 1000000));
+				t->id, gps,
+				(unsigned long long)(dur / 1000000));
 	}
 	if (selfprop)
 		selfprop_stop(t, &sp);
