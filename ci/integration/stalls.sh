@@ -52,7 +52,7 @@ t_stall_gp_kthread_holds_the_grace_period_worker() {
 # no stall: the run ends SUCCESS after the stall thread's end message.
 t_stall_shorter_than_timeout_is_not_reported() {
 	run --flavor prcu --stall-cpu 300ms --stall-gp-kthread 300ms --stall-cpu-holdoff 200ms \
-		--stall-timeout 5s --duration 3 --stat-interval 0
+		--stall-timeout 5s --duration 5 --stat-interval 0
 	expect_status 0
 	expect_out '^prcu-torture: rcu_torture_stall start stall episode 1 on CPU'
 	expect_out '^prcu-torture: rcu_torture_stall end\.$'
