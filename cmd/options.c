@@ -696,7 +696,10 @@ static int find_flavor(const struct rcut_config *cfg,
 	return ret ? 2 : 0;
 }
 
-/* The deliberate stalls need what they hold: blocking readers, a hook. */
+/*
+ * The deliberate stalls need what they hold (blocking readers, a hook),
+ * call-queue toggling the flavor's switch_call_mode.
+ */
 static int check_stalls(const struct rcut_config *cfg,
 			const struct rcut_flavor *f, char *err, size_t errlen)
 {
@@ -711,6 +714,13 @@ static int check_stalls(const struct rcut_config *cfg,
 		snprintf(
 			err, errlen,
 			"--stall-gp-kthread: flavor %s has no grace-period worker to hold (no gp_stall hook); expected prcu, srcu or a plugin with one",
+			f->name);
+		return -1;
+	}
+	if (cfg->nocbs_nthreads && !RCUT_FLAVOR_V3(f, switch_call_mode)) {
+		snprintf(
+			err, errlen,
+			"--nocbs-nthreads: flavor %s cannot switch its callback queues at run time (no switch_call_mode hook); expected a liburcu flavor or a plugin with one",
 			f->name);
 		return -1;
 	}

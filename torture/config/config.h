@@ -109,6 +109,8 @@ struct rcut_config {
 	uint64_t stall_cpu_holdoff_ns; /* before the stall */
 	bool stall_cpu_block;	       /* sleep in the section, not spin */
 	uint64_t stall_gp_kthread_ns;  /* hold the GP worker; 0: off */
+	long nocbs_nthreads;	  /* call-queue toggling threads; 0: none */
+	uint64_t nocbs_toggle_ns; /* between two toggles of one thread */
 	/* Random waits before cond_sync() / between polls (the _wi). */
 	uint64_t gp_cond_wi_ns, gp_poll_wi_ns;
 	uint64_t stutter_ns;	      /* 0: no stutter */

@@ -38,6 +38,8 @@ struct torture_counters {
 	_Atomic uint64_t cbs_posted, cbs_invoked, cbs_early, cbs_dup;
 	_Atomic uint64_t migrations; /* threads moved off unusable CPUs */
 	_Atomic uint64_t floods;     /* callback floods completed */
+	/* Call-queue toggles: to a percpu/perthread layout, back to global. */
+	_Atomic uint64_t nocb_offloads, nocb_deoffloads;
 };
 
 #endif /* TORTURE_CORE_COUNTERS_H */

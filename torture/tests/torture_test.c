@@ -241,6 +241,7 @@ static int spawn(struct torture_run *run)
 		  f->call && f->barrier && !c->stall_cpu_ns ? c->fwd_progress :
 							      0,
 		  torture_fwd_progress },
+		{ "nocb-toggle", c->nocbs_nthreads, torture_call_toggle },
 		{ "stutter", c->stutter_ns > 0, torture_stutter },
 		{ "shuffle", c->shuffle_interval_ns > 0, torture_shuffle },
 		{ "preempter", c->preempt_duration_ns > 0, torture_preempter },

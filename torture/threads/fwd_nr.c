@@ -68,6 +68,7 @@ static void nr_loop(struct torture_thread *t, uint64_t end)
 		if (f->quiescent_state)
 			f->quiescent_state();
 		torture_progress();
+		torture_cpu_checkpoint(); /* leave a CPU going offline */
 		if (yield)
 			sched_yield();
 	}
