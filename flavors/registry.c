@@ -24,6 +24,7 @@ const struct rcut_flavor_entry rcut_builtin_flavors[] = {
 	{ &rcut_flavor_srcu, NULL },
 	{ &rcut_flavor_busted, NULL },
 	{ &rcut_flavor_busted_cb, NULL },
+	{ &rcut_flavor_busted_toggle, NULL },
 	{ &rcut_flavor_busted_barrier, NULL },
 	{ &rcut_flavor_busted_hotplug, NULL },
 	{ &rcut_flavor_busted_hang, NULL },
