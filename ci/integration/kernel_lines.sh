@@ -52,7 +52,7 @@ t_onoff_transition_messages_with_verbose() {
 t_fwd_progress_both_tests_and_messages() {
 	local f
 	for f in prcu qsbr; do
-		run --flavor $f --fwd-progress-holdoff 500ms --stall-timeout 2s --duration 6 --stat-interval 0
+		run --flavor $f --fwd-progress-need-resched 1 --fwd-progress-holdoff 500ms --stall-timeout 2s --duration 6 --stat-interval 0
 		expect_status 0
 		expect_out "^$f-torture: rcu_torture_fwd_prog: Starting forward-progress test 0$"
 		expect_out "^$f-torture: rcu_torture_fwd_prog_cr: Starting forward-progress test 0$"
@@ -71,5 +71,11 @@ t_fwd_progress_both_tests_and_messages() {
 		--stall-timeout 2s --duration 4 --stat-interval 0
 	expect_status 0
 	expect_out '^srcu-torture: rcu_torture_fwd_prog_nr: 0 Duration '
-	bad_input "--fwd-progress-need-resched: '2' is not valid" --fwd-progress-need-resched 2
+	bad_input "--fwd-progress-need-resched: '2' is not valid; expected an integer from -1 to 1" \
+		--fwd-progress-need-resched 2
+	# By default (-1) only the floods run, at their old pace.
+	run --flavor memb --fwd-progress-holdoff 300ms --duration 2 --stat-interval 0
+	expect_status 0
+	expect_out '^memb-torture: rcu_torture_fwd_prog_cr: Starting forward-progress test 0$'
+	expect_no_out 'fwd_prog_nr|tested_tries'
 }

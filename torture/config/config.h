@@ -103,7 +103,7 @@ struct rcut_config {
 	uint64_t fwd_progress_holdoff_ns;
 	long fwd_progress_div;
 	long cbflood_max; /* callbacks outstanding in a flood, at most */
-	long fwd_progress_need_resched; /* 2nd fwd test: yield only if due */
+	long fwd_progress_need_resched; /* 2nd fwd test: -1 off, 0/1 on */
 	/* Deliberate stalls (the kernel's stall_cpu*, stall_gp_kthread). */
 	uint64_t stall_cpu_ns;	       /* hold a read-side section; 0: off */
 	uint64_t stall_cpu_holdoff_ns; /* before the stall */

@@ -8,7 +8,8 @@
  * invocation must keep up: a flood that invoked nothing, or saw fewer than
  * two grace periods, is a FAILURE.  Prints the kernel's summary and a
  * callback-invocation histogram per 100 ms.  Each round then runs the
- * second test, read-side sections that never sleep (fwd_nr.c), and the
+ * second test with --fwd-progress-need-resched 0 or 1, read-side
+ * sections that never sleep (fwd_nr.c), and prints the
  * kernel's progress messages: starting, waiting, n_max_cbs between
  * rounds, the tested count at the end.
  */
@@ -236,10 +237,11 @@ void torture_fwd_progress(struct torture_thread *t)
 		printf("%s-torture: rcu_torture_fwd_prog: Starting forward-progress test %d\n",
 		       name, t->id);
 		max_cbs = run_flood(t);
-		if (!torture_must_stop(run))
+		if (!torture_must_stop(run) &&
+		    run->cfg->fwd_progress_need_resched >= 0)
 			torture_fwd_nr(t, &tested, &tries);
 	}
-	if (t->id == 0)
+	if (t->id == 0 && run->cfg->fwd_progress_need_resched >= 0)
 		printf("%s-torture: rcu_torture_fwd_prog: tested %d tested_tries %d\n",
 		       name, tested, tries);
 	fflush(stdout);
