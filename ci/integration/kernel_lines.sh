@@ -28,9 +28,13 @@ t_writer_stall_state_when_the_writer_is_held() {
 		--stat-interval 400ms --duration 6
 	expect_status 4
 	expect_out '^\?\?\? Writer stall state RTWS_SYNC\(21\) g[0-9]+ f0 ->state blocked cpu [0-9]+$'
-	run --flavor prcu --duration 3 --stat-interval 1s
+	# Exactly after the periodic blocks whose ver equals the last one's.
+	run --flavor prcu --duration 3 --stat-interval 200ms
 	expect_status 0
-	expect_no_out 'Writer stall state'
+	local same lines
+	same=$(grep -o ' ver: [0-9]*' "$OUT" | sed '$d' | awk '$2 == last { n++ } { last = $2 } END { print n + 0 }')
+	lines=$(grep -c '^??? Writer stall state' "$OUT")
+	((same == lines)) || die "$lines writer stall lines for $same stats blocks without an update"
 }
 
 # The per-transition CPU hotplug messages, only with -v.

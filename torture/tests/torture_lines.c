@@ -95,9 +95,9 @@ static const char *writer_state(const struct torture_run *run, const char *op,
 	return op ? op : "RTWS_DELAY";
 }
 
-void torture_lines_writer_stall(struct torture_run *run, uint64_t *last_ver)
+void torture_lines_writer_stall(struct torture_run *run, uint64_t ver,
+				uint64_t *last_ver)
 {
-	uint64_t ver = atomic_load(&run->counters.ver);
 	const struct rcut_flavor *f = run->flavor;
 
 	for (int i = 0; i < run->threads.n && ver == *last_ver; i++) {

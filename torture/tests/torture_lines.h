@@ -18,9 +18,11 @@ void torture_lines_update_types(struct torture_run *run);
 void torture_lines_gp_state(struct torture_run *run, const char *what);
 
 /*
- * "??? Writer stall state ..." when the version has not moved since the
- * last call (*last_ver holds it between calls; UINT64_MAX at first).
+ * "??? Writer stall state ..." when the version ver (the stats block's)
+ * has not moved since the last call (*last_ver holds it between calls;
+ * UINT64_MAX at first).
  */
-void torture_lines_writer_stall(struct torture_run *run, uint64_t *last_ver);
+void torture_lines_writer_stall(struct torture_run *run, uint64_t ver,
+				uint64_t *last_ver);
 
 #endif /* TORTURE_TESTS_TORTURE_LINES_H */

@@ -269,7 +269,7 @@ static void interval(struct torture_run *run)
 	}
 	if (run->cfg->verbose > 0) {
 		rcut_report_stats(stdout, run->flavor->name, &s);
-		torture_lines_writer_stall(run, &state(run)->last_ver);
+		torture_lines_writer_stall(run, s.ver, &state(run)->last_ver);
 	}
 }
 
