@@ -51,18 +51,20 @@ t_onoff_transition_messages_with_verbose() {
 }
 
 # Both forward-progress tests with their kernel messages; the need_resched
-# test loops for between stall-timeout/div and stall-timeout and counts
+# test loops for between stall-timeout/div and stall-timeout (0.5 to 4 s
+# here) and counts
 # updates and grace periods meanwhile.
 t_fwd_progress_both_tests_and_messages() {
 	local f
 	for f in prcu qsbr; do
-		run --flavor $f --fwd-progress-need-resched 1 --fwd-progress-holdoff 500ms --stall-timeout 2s --duration 6 --stat-interval 0
+		run --flavor $f --fwd-progress-need-resched 1 --fwd-progress-holdoff 500ms --stall-timeout 4s \
+			--fwd-progress-div 8 --duration 8 --stat-interval 0
 		expect_status 0
 		expect_out "^$f-torture: rcu_torture_fwd_prog: Starting forward-progress test 0$"
 		expect_out "^$f-torture: rcu_torture_fwd_prog_cr: Starting forward-progress test 0$"
 		expect_out "^$f-torture: rcu_torture_fwd_prog_cr: Waiting for CBs: barrier\(\) 0$"
 		expect_out "^$f-torture: rcu_torture_fwd_prog_nr: Starting forward-progress test 0$"
-		expect_out "^$f-torture: rcu_torture_fwd_prog_nr: 0 Duration (5[0-9][0-9]|[6-9][0-9][0-9]|1[0-9][0-9][0-9]|2000) cver [0-9]+ gps [0-9]+$"
+		expect_out "^$f-torture: rcu_torture_fwd_prog_nr: 0 Duration (5[0-9][0-9]|[6-9][0-9][0-9]|[1-3][0-9]{3}|4000) cver [0-9]+ gps [0-9]+$"
 		expect_out "^$f-torture: rcu_torture_fwd_prog_nr: Waiting for CBs: barrier\(\) 0$"
 		expect_out "^$f-torture: rcu_torture_fwd_prog n_max_cbs: [0-9]+$"
 		expect_out "^$f-torture: rcu_torture_fwd_prog: tested [1-9][0-9]* tested_tries [1-9][0-9]*$"
