@@ -791,6 +791,37 @@ static int find_flavor(const struct rcut_config *cfg,
 	return ret ? 2 : 0;
 }
 
+/*
+ * The deliberate stalls need what they hold (blocking readers, a hook),
+ * call-queue toggling the flavor's switch_call_mode.
+ */
+static int check_stalls(const struct rcut_config *cfg,
+			const struct rcut_flavor *f, char *err, size_t errlen)
+{
+	if (cfg->stall_cpu_block && !(f->caps & RCUT_CAP_READER_MAY_BLOCK)) {
+		snprintf(
+			err, errlen,
+			"--stall-cpu-block: flavor %s's readers may not block; expected a flavor with blocking-readers (see --list-flavors)",
+			f->name);
+		return -1;
+	}
+	if (cfg->stall_gp_kthread_ns && !RCUT_FLAVOR_V3(f, gp_stall)) {
+		snprintf(
+			err, errlen,
+			"--stall-gp-kthread: flavor %s has no grace-period worker to hold (no gp_stall hook); expected prcu, srcu or a plugin with one",
+			f->name);
+		return -1;
+	}
+	if (cfg->nocbs_nthreads && !RCUT_FLAVOR_V3(f, switch_call_mode)) {
+		snprintf(
+			err, errlen,
+			"--nocbs-nthreads: flavor %s cannot switch its callback queues at run time (no switch_call_mode hook); expected a liburcu flavor or a plugin with one",
+			f->name);
+		return -1;
+	}
+	return 0;
+}
+
 /* rcut_options_resolve's body; err may echo the user's text verbatim. */
 static int resolve(const struct rcut_config *cfg,
 		   const struct rcut_flavor **flavor, char *err, size_t errlen)
@@ -802,7 +833,8 @@ static int resolve(const struct rcut_config *cfg,
 		return 2;
 	if (rcut_flavor_validate(f, err, errlen))
 		return 2;
-	if (torture_gp_check(f, cfg->gp_mask, err, errlen))
+	if (torture_gp_check(f, cfg->gp_mask, err, errlen) ||
+	    check_stalls(cfg, f, err, errlen))
 		return 2;
 	if (cfg->test == RCUT_TEST_SCALE && cfg->scale.pd_sleep &&
 	    !(f->caps & RCUT_CAP_READER_MAY_BLOCK)) {

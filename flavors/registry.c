@@ -24,6 +24,7 @@ const struct rcut_flavor_entry rcut_builtin_flavors[] = {
 	{ &rcut_flavor_srcu, NULL },
 	{ &rcut_flavor_busted, NULL },
 	{ &rcut_flavor_busted_cb, NULL },
+	{ &rcut_flavor_busted_toggle, NULL },
 	{ &rcut_flavor_busted_barrier, NULL },
 	{ &rcut_flavor_busted_hotplug, NULL },
 	{ &rcut_flavor_busted_hang, NULL },
@@ -64,6 +65,7 @@ const char *rcut_flavor_names(void)
 void rcut_flavor_caps(const struct rcut_flavor *f, char *buf, size_t len)
 {
 	const char *exp = "";
+	size_t used;
 
 	if (f->synchronize_expedited)
 		exp = f->caps & RCUT_CAP_EXP_IS_SYNC ? ",exp=sync" : ",exp";
@@ -74,6 +76,13 @@ void rcut_flavor_caps(const struct rcut_flavor *f, char *buf, size_t len)
 		 f->caps & RCUT_CAP_QSBR ? ",qsbr" : "",
 		 f->caps & RCUT_CAP_READER_MAY_BLOCK ? ",blocking-readers" :
 						       "");
+	/* ABI version 3's hooks, after the older ones. */
+	used = strlen(buf);
+	snprintf(buf + used, len - used, "%s%s%s%s",
+		 RCUT_FLAVOR_V3(f, poll_gp_state_full) ? ",poll-full" : "",
+		 RCUT_FLAVOR_V3(f, cond_sync_full) ? ",cond-full" : "",
+		 RCUT_FLAVOR_V3(f, switch_call_mode) ? ",call-toggle" : "",
+		 RCUT_FLAVOR_V3(f, gp_stall) ? ",gp-stall" : "");
 }
 
 /* The current value of p as text: a choice name for an enum. */

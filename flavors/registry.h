@@ -51,6 +51,7 @@ extern const struct rcut_flavor rcut_flavor_prcu;
 extern const struct rcut_flavor rcut_flavor_srcu;
 extern const struct rcut_flavor rcut_flavor_busted;
 extern const struct rcut_flavor rcut_flavor_busted_cb;
+extern const struct rcut_flavor rcut_flavor_busted_toggle;
 extern const struct rcut_flavor rcut_flavor_busted_barrier;
 extern const struct rcut_flavor rcut_flavor_busted_hotplug;
 extern const struct rcut_flavor rcut_flavor_busted_hang;

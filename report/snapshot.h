@@ -12,7 +12,7 @@
 #define RCUT_PIPE_LEN 10 /* pipe stages; histograms have PIPE_LEN + 1 slots */
 #define RCUT_HIST_LEN (RCUT_PIPE_LEN + 1)
 /* Grace-period kinds (enum rcut_gp_kind; torture/core/stats.c checks). */
-#define RCUT_SNAP_GP_KINDS 5
+#define RCUT_SNAP_GP_KINDS 7
 
 struct rcut_snapshot {
 	uint64_t elapsed_ns;	 /* since the threads started */
@@ -33,6 +33,7 @@ struct rcut_snapshot {
 	long min_online_ms, max_online_ms, min_offline_ms, max_offline_ms;
 	unsigned long sum_online_ms, sum_offline_ms;
 	uint64_t migrations;  /* threads moved off offline or idle CPUs */
+	uint64_t nocb_offloads, nocb_deoffloads; /* call-queue toggles */
 	uint64_t floods;      /* callback floods completed */
 	uint64_t max_rss_kib; /* the process's peak resident set so far */
 	uint64_t pipe[RCUT_HIST_LEN];	/* Reader Pipe */

@@ -31,7 +31,7 @@ void rcut_report_stats(FILE *out, const char *flavor,
 		s->min_offline_ms, s->max_offline_ms, s->sum_online_ms,
 		s->sum_offline_ms, RCUT_HZ);
 	fprintf(out,
-		"barrier: %llu/%llu:%llu read-exits: %llu preempts: %llu/%llu races: %llu/%llu\n",
+		"barrier: %llu/%llu:%llu read-exits: %llu preempts: %llu/%llu races: %llu/%llu",
 		(unsigned long long)s->barrier_ok,
 		(unsigned long long)s->barrier_attempts,
 		(unsigned long long)s->barrier_errors,
@@ -40,6 +40,12 @@ void rcut_report_stats(FILE *out, const char *flavor,
 		(unsigned long long)s->preempt_delays,
 		(unsigned long long)s->race_hits,
 		(unsigned long long)s->race_delays);
+	/* The kernel's nocb-toggles field, only when toggling ran. */
+	if (s->nocb_offloads || s->nocb_deoffloads)
+		fprintf(out, " nocb-toggles: %llu:%llu",
+			(unsigned long long)s->nocb_offloads,
+			(unsigned long long)s->nocb_deoffloads);
+	fputc('\n', out);
 	fprintf(out, "%s-torture: %sReader Pipe: %s\n", flavor,
 		rcut_snapshot_failed(s, NULL, 0) ? "!!! " : "",
 		rcut_hist_format(s->pipe, RCUT_HIST_LEN, hist, sizeof(hist)));
@@ -77,6 +83,11 @@ void rcut_report_rates(FILE *out, const char *flavor,
 		(unsigned long long)s->writer_gps[2],
 		(unsigned long long)s->writer_gps[3],
 		(unsigned long long)s->writer_gps[4]);
+	if (s->writer_gps[5] || s->writer_gps[6])
+		fprintf(out,
+			"%s-torture: Writer GPs, full cookies: cond-full: %llu poll-full: %llu\n",
+			flavor, (unsigned long long)s->writer_gps[5],
+			(unsigned long long)s->writer_gps[6]);
 	fprintf(out,
 		"%s-torture: CPUs: thread migrations: %llu callback floods: %llu\n",
 		flavor, (unsigned long long)s->migrations,

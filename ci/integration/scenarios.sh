@@ -50,8 +50,10 @@ t_every_shipped_scenario_parses() {
 		[[ -n $expect ]] || die "$name has no #EXPECT line"
 		expect_out "scenario $name from .*/ci/scenarios/$name, expected verdict $expect$"
 		# Negative controls and reproductions of known bugs, and only
-		# they, expect to fail.
-		if [[ $name == BUSTED* || $name == *-RFC2018 ]]; then
+		# they, expect to fail; deliberate stalls expect a STALL.
+		if [[ $name == STALL-* ]]; then
+			[[ $expect == STALL ]] || die "$name expects $expect"
+		elif [[ $name == BUSTED* || $name == *-RFC2018 ]]; then
 			[[ $expect != SUCCESS ]] || die "$name expects SUCCESS"
 		else
 			[[ $expect == SUCCESS ]] || die "$name expects $expect"

@@ -49,9 +49,49 @@ static bool f_poll(unsigned long cookie)
 	return true;
 }
 
-/* Every primitive. */
+static void f_full_state(struct rcut_gp_full *c)
+{
+	c->word[0] = 7;
+	c->word[1] = 8;
+	c->word[2] = 9;
+}
+
+static bool full_ok(const struct rcut_gp_full *c)
+{
+	return c->word[0] == 7 && c->word[1] == 8 && c->word[2] == 9;
+}
+
+static void f_cond_sync_full(const struct rcut_gp_full *c)
+{
+	called = full_ok(c) ? "cond-full" : "cond-full with a wrong cookie";
+}
+
+static bool f_poll_full(const struct rcut_gp_full *c)
+{
+	called = full_ok(c) ? "poll-full" : "poll-full with a wrong cookie";
+	return true;
+}
+
+static int f_read_lock(void)
+{
+	return 0;
+}
+
+static void f_read_unlock(int idx)
+{
+	(void)idx;
+}
+
+/* Every primitive, the full cookies of ABI version 3 too. */
 static const struct rcut_flavor full = {
+	.abi_version = 3,
 	.name = "full",
+	.read_lock = f_read_lock,
+	.read_unlock = f_read_unlock,
+	.get_gp_state_full = f_full_state,
+	.start_gp_poll_full = f_full_state,
+	.poll_gp_state_full = f_poll_full,
+	.cond_sync_full = f_cond_sync_full,
 	.synchronize = f_sync,
 	.synchronize_expedited = f_exp,
 	.call = fake_call,
@@ -64,6 +104,8 @@ static const struct rcut_flavor full = {
 /* No expedited GPs, a cookie but no cond_sync: sync, normal, poll. */
 static const struct rcut_flavor partial = {
 	.name = "partial",
+	.read_lock = f_read_lock,
+	.read_unlock = f_read_unlock,
 	.synchronize = f_sync,
 	.call = fake_call,
 	.get_gp_state = f_cookie,
@@ -189,6 +231,8 @@ static void wait_calls_the_primitive(void **state)
 		{ RCUT_GP_EXP, "exp" },
 		{ RCUT_GP_COND, "cond" },
 		{ RCUT_GP_POLL, "poll" },
+		{ RCUT_GP_COND_FULL, "cond-full" },
+		{ RCUT_GP_POLL_FULL, "poll-full" },
 	};
 	struct torture_rand r;
 
@@ -204,6 +248,40 @@ static void wait_calls_the_primitive(void **state)
 	}
 }
 
+/* A version-2 table ends before the full hooks: no full kinds. */
+static void full_kinds_need_abi_version_3(void **state)
+{
+	struct rcut_flavor v2 = full;
+
+	(void)state;
+	v2.abi_version = 2;
+	assert_true(torture_gp_available(&full, RCUT_GP_POLL_FULL));
+	assert_false(torture_gp_available(&v2, RCUT_GP_POLL_FULL));
+	assert_false(torture_gp_available(&v2, RCUT_GP_COND_FULL));
+}
+
+/*
+ * The cookie check fails the run when a cookie taken inside a section
+ * polls done there (f_poll and f_poll_full always say done), and not
+ * when the flavor has no cookies.
+ */
+static void cookie_check_catches_a_cookie_done_too_soon(void **state)
+{
+	uint64_t at;
+	const char *check;
+
+	(void)state;
+	use(&full, 0);
+	torture_gp_cookie_check(&run);
+	assert_true(torture_first_failure(&run, &at, &check));
+	assert_string_equal(check, "cookie check");
+	/* A plain cookie alone (version-1 tables have only those). */
+	use(&partial, 0);
+	assert_false(torture_first_failure(&run, &at, &check));
+	torture_gp_cookie_check(&run);
+	assert_true(torture_first_failure(&run, &at, &check));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +292,8 @@ int main(void)
 		cmocka_unit_test(every_allowed_kind_about_equally),
 		cmocka_unit_test(availability_and_option_check),
 		cmocka_unit_test(wait_calls_the_primitive),
+		cmocka_unit_test(full_kinds_need_abi_version_3),
+		cmocka_unit_test(cookie_check_catches_a_cookie_done_too_soon),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

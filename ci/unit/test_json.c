@@ -16,8 +16,9 @@
 #include "../../report/json.h"
 #include "../../torture/config/options_table.h"
 
-static const char *const gp_names[] = { "sync", "exp", "normal", "cond",
-					"poll" };
+static const char *const gp_names[RCUT_SNAP_GP_KINDS] = {
+	"sync", "exp", "normal", "cond", "poll", "cond-full", "poll-full"
+};
 static char path[] = "/tmp/rcut-test-json-XXXXXX";
 static char err[512];
 

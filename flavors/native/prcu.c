@@ -69,7 +69,7 @@
 enum { TAG_GLOBAL, TAG_LOCAL };
 
 static long migrate_cbs = 1, gp_engine = 1, cb_tag = TAG_GLOBAL, rfc2018;
-static long idle_tick_ms = 1;
+static long idle_tick_ms = 1, poll_full_early;
 static const char *const tag_names[] = { "global", "local", NULL };
 
 static const struct rcut_param prcu_params[] = {
@@ -85,6 +85,9 @@ static const struct rcut_param prcu_params[] = {
 	{ "idle_tick_ms",
 	  "how often (ms) a CPU no reader ran on since its last tick processes its callbacks; the RFC ran them from the CPU's own tick, which NO_HZ_IDLE defers on idle CPUs",
 	  RCUT_PARAM_INT, 1, 1000, NULL, &idle_tick_ms },
+	{ "poll_full_early",
+	  "a defect on demand: full cookies poll as done one grace period early (an off-by-one), so a cookie taken inside a read-side section polls done before the section ends",
+	  RCUT_PARAM_BOOL, 0, 1, NULL, &poll_full_early },
 	{ "rfc2018",
 	  "the 2018 RFC as its authors ran it: migrate_cbs=0 gp_engine=0 cb_tag=local idle_tick_ms=10",
 	  RCUT_PARAM_BOOL, 0, 1, NULL, &rfc2018 },
@@ -470,6 +473,56 @@ static void prcu_cond_sync(unsigned long cookie)
 		prcu_synchronize();
 }
 
+/*
+ * Full cookies: the grace period's number and, to measure from, the
+ * completed count when the cookie was taken.  The wait is a distance
+ * between two samples of gp_done, which no counter wrap can confuse.
+ */
+static void prcu_get_gp_state_full(struct rcut_gp_full *c)
+{
+	c->word[1] = atomic_load(&gp_done);
+	c->word[0] = prcu_get_gp_state();
+	c->word[2] = c->word[0] + 1 - c->word[1]; /* grace periods to go */
+}
+
+static bool prcu_poll_gp_state_full(const struct rcut_gp_full *c)
+{
+	unsigned long need = c->word[2] - (poll_full_early ? 1 : 0);
+
+	return atomic_load(&gp_done) - c->word[1] >= need;
+}
+
+static void prcu_start_gp_poll_full(struct rcut_gp_full *c)
+{
+	prcu_get_gp_state_full(c);
+	if (gp_engine)
+		need_gp(c->word[0] + 1);
+	else
+		prcu_synchronize();
+}
+
+static void prcu_cond_sync_full(const struct rcut_gp_full *c)
+{
+	if (!prcu_poll_gp_state_full(c))
+		prcu_synchronize();
+}
+
+/*
+ * stall_gp_kthread: hold the grace-period mutex, so that neither the
+ * engine (the tick) nor any synchronize caller can run a grace period.
+ */
+static void prcu_gp_stall(unsigned long long ns)
+{
+	pthread_mutex_lock(&gp_mutex);
+	while (ns) {
+		long step = ns > 100000000ULL ? 100000000L : (long)ns;
+
+		nap(step);
+		ns -= (unsigned long long)step;
+	}
+	pthread_mutex_unlock(&gp_mutex);
+}
+
 static int prcu_init(void)
 {
 	if (rfc2018) {
@@ -518,7 +571,7 @@ static void prcu_stats(FILE *out)
 		offline += !atomic_load(&cpus[i].online);
 	}
 	fprintf(out,
-		"prcu: gp_started %lu gp_done %lu need %lu phase %d callbacks queued %lu invoked %lu migrated %lu straggler waits %lu offline CPUs %d %s%s%s%s%s\n",
+		"prcu: gp_started %lu gp_done %lu need %lu phase %d callbacks queued %lu invoked %lu migrated %lu straggler waits %lu offline CPUs %d %s%s%s%s%s%s\n",
 		atomic_load(&gp_started), atomic_load(&gp_done),
 		atomic_load(&need_ver), atomic_load(&phase), queued,
 		atomic_load(&n_invoked), atomic_load(&n_migrated), stragglers,
@@ -526,7 +579,8 @@ static void prcu_stats(FILE *out)
 		migrate_cbs ? "" : " migrate_cbs=0",
 		gp_engine ? "" : " gp_engine=0",
 		cb_tag == TAG_LOCAL ? " cb_tag=local" : "",
-		idle_tick_ms > 1 ? " idle_tick_ms>1" : "");
+		idle_tick_ms > 1 ? " idle_tick_ms>1" : "",
+		poll_full_early ? " poll_full_early" : "");
 }
 
 static void prcu_ref_loop(unsigned long n)
@@ -560,4 +614,9 @@ const struct rcut_flavor rcut_flavor_prcu = {
 	.cpu_online = prcu_cpu_online,
 	.stats = prcu_stats,
 	.ref_loop = prcu_ref_loop,
+	.gp_stall = prcu_gp_stall,
+	.get_gp_state_full = prcu_get_gp_state_full,
+	.start_gp_poll_full = prcu_start_gp_poll_full,
+	.poll_gp_state_full = prcu_poll_gp_state_full,
+	.cond_sync_full = prcu_cond_sync_full,
 };

@@ -103,6 +103,7 @@ static uint64_t cb_pending_at;	     /* ns; 0: none pending */
 static pthread_mutex_t wait_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t done_cond, work_cond; /* CLOCK_MONOTONIC */
 static atomic_bool worker_idle;
+static _Atomic uint64_t hold_until_ns; /* gp_stall: the worker waits */
 
 #define NEXT(h) (*(struct rcut_head **)&(h)->flavor_priv[0])
 
@@ -496,7 +497,13 @@ static void *worker_main(void *arg)
 	(void)arg;
 	while (!atomic_load(&worker_stop)) {
 		unsigned long d, j, cbdelay;
+		uint64_t hold = atomic_load(&hold_until_ns);
 
+		if (hold && now_ns() < hold) {
+			sleep_until_ns(
+				hold); /* the kernel's GP-kthread stall */
+			continue;
+		}
 		release_if_due();
 		invoke_ready();
 		if (!gp_wanted()) {
@@ -678,6 +685,44 @@ static void srcu_cond_sync(unsigned long cookie)
 		srcu_synchronize();
 }
 
+/*
+ * Full cookies: the sequence number to wait for and gp_seq when it was
+ * taken; done once gp_seq has moved that distance, which a counter wrap
+ * cannot confuse.
+ */
+static void srcu_get_gp_state_full(struct rcut_gp_full *c)
+{
+	c->word[1] = atomic_load(&gp_seq);
+	c->word[0] = seq_snap();
+	c->word[2] = c->word[0] - c->word[1];
+}
+
+static bool srcu_poll_gp_state_full(const struct rcut_gp_full *c)
+{
+	return atomic_load(&gp_seq) - c->word[1] >= c->word[2];
+}
+
+static void srcu_start_gp_poll_full(struct rcut_gp_full *c)
+{
+	srcu_get_gp_state_full(c);
+	need(c->word[0], false);
+}
+
+static void srcu_cond_sync_full(const struct rcut_gp_full *c)
+{
+	if (!srcu_poll_gp_state_full(c))
+		srcu_synchronize();
+}
+
+/* stall_gp_kthread: the worker sleeps until ns from now. */
+static void srcu_gp_stall(unsigned long long ns)
+{
+	uint64_t until = now_ns() + ns;
+
+	atomic_store(&hold_until_ns, until);
+	sleep_until_ns(until);
+}
+
 /* The policy's values for every tunable left at -1. */
 static void apply_policy(void)
 {
@@ -804,4 +849,9 @@ const struct rcut_flavor rcut_flavor_srcu = {
 	.cond_sync = srcu_cond_sync,
 	.stats = srcu_stats,
 	.ref_loop = srcu_ref_loop,
+	.gp_stall = srcu_gp_stall,
+	.get_gp_state_full = srcu_get_gp_state_full,
+	.start_gp_poll_full = srcu_start_gp_poll_full,
+	.poll_gp_state_full = srcu_poll_gp_state_full,
+	.cond_sync_full = srcu_cond_sync_full,
 };

@@ -52,7 +52,9 @@ static atomic_ulong ua_gp_seq;
 static atomic_ulong ua_poll_target;
 static atomic_bool ua_poll_busy;
 static struct rcut_head ua_poll_head;
-static enum rcut_call_mode ua_call_mode = RCUT_CALL_GLOBAL;
+static _Atomic enum rcut_call_mode ua_call_mode = RCUT_CALL_GLOBAL;
+/* Serializes mode switches with CPU offline/online (the queue slots). */
+static pthread_mutex_t ua_switch_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread bool ua_registered; /* a harness thread, not a worker */
 static __thread struct call_rcu_data *ua_thread_crdp;
 static struct call_rcu_data *_Atomic *ua_cpu_crdp; /* per simulated CPU */
@@ -107,15 +109,32 @@ static void ua_invoke(struct rcu_head *h)
 	rh->func(rh);
 }
 
-/* Per-thread mode: the calling harness thread's own queue and worker. */
-static void ua_use_thread_queue(void)
+static void ua_free_queue(struct call_rcu_data *crdp);
+
+/*
+ * Per-thread mode: the calling harness thread's own queue and worker,
+ * (re)selected at each call, since a switch of mode (switch_call_mode)
+ * may have come in between.  Outside that mode a thread queues on the
+ * default queue, and drops its own queue when it may (offline, for QSBR:
+ * freeing waits for a grace period); its callbacks move to the default.
+ */
+static void ua_use_thread_queue(bool may_free)
 {
-	if (ua_call_mode != RCUT_CALL_PERTHREAD || !ua_registered ||
-	    ua_thread_crdp)
+	if (atomic_load(&ua_call_mode) != RCUT_CALL_PERTHREAD) {
+		if (!ua_thread_crdp)
+			return;
+		UA(set_thread_call_rcu_data)(NULL);
+		if (may_free) {
+			ua_free_queue(ua_thread_crdp);
+			ua_thread_crdp = NULL;
+		}
 		return;
-	ua_thread_crdp = UA(create_call_rcu_data)(0, -1);
-	if (ua_thread_crdp)
-		UA(set_thread_call_rcu_data)(ua_thread_crdp);
+	}
+	if (!ua_registered)
+		return;
+	if (!ua_thread_crdp)
+		ua_thread_crdp = UA(create_call_rcu_data)(0, -1);
+	UA(set_thread_call_rcu_data)(ua_thread_crdp);
 }
 
 static void ua_call(struct rcut_head *head, void (*func)(struct rcut_head *))
@@ -123,12 +142,15 @@ static void ua_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 #ifdef URCU_ADAPTER_QSBR
 	bool was_offline = !UA(read_ongoing)();
 
+	ua_use_thread_queue(was_offline);
 	if (was_offline)
 		UA(thread_online)();
+#else
+	ua_use_thread_queue(true);
 #endif
 	head->func = func;
 	head->flavor_priv[2] = (void *)(uintptr_t)ua_get_gp_seq();
-	if (ua_call_mode == RCUT_CALL_PERCPU) {
+	if (atomic_load(&ua_call_mode) == RCUT_CALL_PERCPU) {
 		int cpu = rcut_current_cpu();
 
 		/* The read lock keeps an offlined CPU's queue alive. */
@@ -138,10 +160,9 @@ static void ua_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 					      NULL);
 		rcut_race_point(RCUT_RACE_CB_QUEUE); /* queue chosen */
 		UA(call_rcu)((struct rcu_head *)(void *)head, ua_invoke);
-		UA(set_thread_call_rcu_data)(NULL);
+		UA(set_thread_call_rcu_data)(ua_thread_crdp);
 		UA(read_unlock)();
 	} else {
-		ua_use_thread_queue();
 		rcut_race_point(RCUT_RACE_CB_QUEUE);
 		UA(call_rcu)((struct rcu_head *)(void *)head, ua_invoke);
 	}
@@ -208,25 +229,72 @@ static void ua_cond_sync(unsigned long cookie)
 
 static int ua_set_call_mode(enum rcut_call_mode mode)
 {
-	ua_call_mode = mode;
+	atomic_store(&ua_call_mode, mode);
 	return 0;
 }
 
-static int ua_init(void)
+/* A queue in every empty per-CPU slot (under ua_switch_lock or init). */
+static int ua_fill_cpu_queues(void)
 {
-	if (ua_call_mode != RCUT_CALL_PERCPU)
-		return 0;
-	ua_ncpus = rcut_nr_cpus();
-	ua_cpu_crdp = calloc((size_t)ua_ncpus, sizeof(*ua_cpu_crdp));
-	if (!ua_cpu_crdp)
-		return -1;
 	for (int cpu = 0; cpu < ua_ncpus; cpu++) {
+		if (atomic_load(&ua_cpu_crdp[cpu]))
+			continue;
 		atomic_store(&ua_cpu_crdp[cpu],
 			     UA(create_call_rcu_data)(0, -1));
 		if (!atomic_load(&ua_cpu_crdp[cpu]))
 			return -1;
 	}
 	return 0;
+}
+
+/* The slots exist in every mode, for a switch to percpu at run time. */
+static int ua_init(void)
+{
+	ua_ncpus = rcut_nr_cpus();
+	ua_cpu_crdp = calloc((size_t)ua_ncpus, sizeof(*ua_cpu_crdp));
+	if (!ua_cpu_crdp)
+		return -1;
+	return ua_call_mode == RCUT_CALL_PERCPU ? ua_fill_cpu_queues() : 0;
+}
+
+/*
+ * Leave percpu mode: empty every slot, wait until no call() can still
+ * be using one (callers load it inside a read-side section), free them;
+ * their callbacks move to the default queue.
+ */
+static void ua_drop_cpu_queues(void)
+{
+	struct call_rcu_data *old[ua_ncpus];
+
+	for (int cpu = 0; cpu < ua_ncpus; cpu++)
+		old[cpu] = atomic_exchange(&ua_cpu_crdp[cpu], NULL);
+	UA(synchronize_rcu)();
+	for (int cpu = 0; cpu < ua_ncpus; cpu++)
+		if (old[cpu])
+			ua_free_queue(old[cpu]);
+}
+
+/*
+ * switch_call_mode (ABI version 3; the kernel's nocb toggling): per-CPU
+ * queues are created on the way in and freed on the way out; per-thread
+ * queues follow at each thread's next call().  Called from a torture
+ * thread that is offline for QSBR.
+ */
+static int ua_switch_call_mode(enum rcut_call_mode mode)
+{
+	enum rcut_call_mode old;
+	int ret = 0;
+
+	pthread_mutex_lock(&ua_switch_lock);
+	old = atomic_load(&ua_call_mode);
+	if (mode == RCUT_CALL_PERCPU && old != mode)
+		ret = ua_fill_cpu_queues();
+	if (!ret)
+		atomic_store(&ua_call_mode, mode);
+	if (!ret && old == RCUT_CALL_PERCPU && mode != old)
+		ua_drop_cpu_queues();
+	pthread_mutex_unlock(&ua_switch_lock);
+	return ret;
 }
 
 /* Stop and free a queue, joining its worker (0.13.2 does not). */
@@ -242,27 +310,34 @@ static int ua_cpu_offline(int cpu)
 {
 	struct call_rcu_data *crdp;
 
-	if (ua_call_mode != RCUT_CALL_PERCPU)
-		return 0;
-	crdp = atomic_exchange(&ua_cpu_crdp[cpu], NULL);
-	if (!crdp)
-		return 0;
-	UA(synchronize_rcu)(); /* no call() still uses it */
-	ua_free_queue(crdp);
+	pthread_mutex_lock(&ua_switch_lock);
+	crdp = ua_call_mode == RCUT_CALL_PERCPU ?
+		       atomic_exchange(&ua_cpu_crdp[cpu], NULL) :
+		       NULL;
+	if (crdp) {
+		UA(synchronize_rcu)(); /* no call() still uses it */
+		ua_free_queue(crdp);
+	}
+	pthread_mutex_unlock(&ua_switch_lock);
 	return 0;
 }
 
 static int ua_cpu_online(int cpu)
 {
-	struct call_rcu_data *crdp;
+	int ret = 0;
 
-	if (ua_call_mode != RCUT_CALL_PERCPU)
-		return 0;
-	crdp = UA(create_call_rcu_data)(0, -1);
-	if (!crdp)
-		return -1;
-	atomic_store(&ua_cpu_crdp[cpu], crdp);
-	return 0;
+	pthread_mutex_lock(&ua_switch_lock);
+	if (ua_call_mode == RCUT_CALL_PERCPU &&
+	    !atomic_load(&ua_cpu_crdp[cpu])) {
+		struct call_rcu_data *crdp = UA(create_call_rcu_data)(0, -1);
+
+		if (crdp)
+			atomic_store(&ua_cpu_crdp[cpu], crdp);
+		else
+			ret = -1;
+	}
+	pthread_mutex_unlock(&ua_switch_lock);
+	return ret;
 }
 
 static void ua_register_thread(void)
@@ -344,6 +419,6 @@ static void ua_thread_online(void)
 	.start_gp_poll = ua_start_gp_poll, .poll_gp_state = ua_poll_gp_state, \
 	.cond_sync = ua_cond_sync, .ref_loop = ua_ref_loop,                   \
 	.cpu_offline = ua_cpu_offline, .cpu_online = ua_cpu_online,           \
-	UA_QSBR_OPS
+	.switch_call_mode = ua_switch_call_mode, UA_QSBR_OPS
 
 #endif /* FLAVORS_URCU_ADAPTER_H */

@@ -9,7 +9,8 @@
  *
  * ABI versions: 1 is the ops table below; 2 adds race points
  * (rcut_race_point(), at the end of this file), calls into the harness
- * that leave struct rcut_flavor unchanged.  The harness loads tables of
+ * that leave struct rcut_flavor unchanged; 3 adds optional hooks at the
+ * end of struct rcut_flavor (read them with RCUT_FLAVOR_V3()).  The harness loads tables of
  * any version from RCUT_FLAVOR_ABI_MIN_VERSION to RCUT_FLAVOR_ABI_VERSION.
  * Fields added to struct rcut_flavor by a later version go at its end,
  * and the harness reads them only from tables that declare that version.
@@ -24,7 +25,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define RCUT_FLAVOR_ABI_VERSION 2
+#define RCUT_FLAVOR_ABI_VERSION 3
 #define RCUT_FLAVOR_ABI_MIN_VERSION 1 /* oldest table the harness loads */
 #define RCUT_FLAVOR_SYMBOL "rcutorture_flavor"
 
@@ -72,6 +73,16 @@ enum rcut_call_mode {
 	RCUT_CALL_PERCPU,
 	RCUT_CALL_PERTHREAD,
 	RCUT_CALL_NMODES,
+};
+
+/*
+ * A full polled-GP cookie (ABI version 3; the kernel's struct
+ * rcu_gp_oldstate): enough state that a cookie cannot be mistaken for
+ * another across a counter wrap or between normal and expedited grace
+ * periods.  Its contents are the flavor's; the harness only copies it.
+ */
+struct rcut_gp_full {
+	unsigned long word[3];
 };
 
 struct rcut_flavor {
@@ -137,7 +148,38 @@ struct rcut_flavor {
 
 	/* Optional: n read-side sections with the read side inlined. */
 	void (*ref_loop)(unsigned long n);
+
+	/*
+	 * --- ABI version 3 (deliberate stalls, full cookies, call-queue
+	 * toggling).  A table of version 1 or 2 ends above: the harness
+	 * reads these fields only through RCUT_FLAVOR_V3().  All optional.
+	 */
+	/*
+	 * Hold the grace-period worker for ns nanoseconds: no grace period
+	 * ends meanwhile (the kernel's stall_gp_kthread).  Returns when the
+	 * hold ends; called from a torture thread.
+	 */
+	void (*gp_stall)(unsigned long long ns);
+	/*
+	 * Full polled-GP cookies, the kernel's get_state_synchronize_*_full()
+	 * family: as get_gp_state, start_gp_poll, poll_gp_state and
+	 * cond_sync, with the cookie in *c.
+	 */
+	void (*get_gp_state_full)(struct rcut_gp_full *c);
+	void (*start_gp_poll_full)(struct rcut_gp_full *c);
+	bool (*poll_gp_state_full)(const struct rcut_gp_full *c);
+	void (*cond_sync_full)(const struct rcut_gp_full *c);
+	/*
+	 * Switch where call() queues callbacks while threads run (the
+	 * kernel's nocbs_toggle): callbacks already queued must each still
+	 * be invoked exactly once.  Returns 0, or -1 if mode is not offered.
+	 */
+	int (*switch_call_mode)(enum rcut_call_mode mode);
+	/* --- end of ABI version 3 --- */
 };
+
+/* A version-3 hook of f, or NULL for older tables (which end before it). */
+#define RCUT_FLAVOR_V3(f, hook) ((f)->abi_version >= 3 ? (f)->hook : NULL)
 
 /*
  * The simulated CPU the calling torture thread runs on, for flavors with

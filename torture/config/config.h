@@ -30,6 +30,8 @@ enum rcut_gp_kind {
 	RCUT_GP_NORMAL, /* call(): asynchronous, writer only */
 	RCUT_GP_COND,	/* get_gp_state(), a random wait, cond_sync() */
 	RCUT_GP_POLL,	/* start_gp_poll(), then poll_gp_state() until done */
+	RCUT_GP_COND_FULL, /* the same with full cookies (ABI version 3) */
+	RCUT_GP_POLL_FULL,
 	RCUT_GP_NKINDS,
 };
 
@@ -102,8 +104,18 @@ struct rcut_config {
 	long fwd_progress;  /* callback-flood threads; 0: none */
 	uint64_t fwd_progress_holdoff_ns;
 	long fwd_progress_div;
-	long cbflood_max;    /* callbacks outstanding in a flood, at most */
-	uint64_t stutter_ns; /* 0: no stutter */
+	long cbflood_max; /* callbacks outstanding in a flood, at most */
+	long fwd_progress_need_resched; /* 2nd fwd test: -1 off, 0/1 on */
+	/* Deliberate stalls (the kernel's stall_cpu*, stall_gp_kthread). */
+	uint64_t stall_cpu_ns;	       /* hold a read-side section; 0: off */
+	uint64_t stall_cpu_holdoff_ns; /* before the stall */
+	bool stall_cpu_block;	       /* sleep in the section, not spin */
+	uint64_t stall_gp_kthread_ns;  /* hold the GP worker; 0: off */
+	long nocbs_nthreads;	  /* call-queue toggling threads; 0: none */
+	uint64_t nocbs_toggle_ns; /* between two toggles of one thread */
+	/* Random waits before cond_sync() / between polls (the _wi). */
+	uint64_t gp_cond_wi_ns, gp_poll_wi_ns;
+	uint64_t stutter_ns;	      /* 0: no stutter */
 	bool stutter_pause_first; /* the kernel's order (rcutorture.stutter) */
 	uint64_t shuffle_interval_ns; /* 0: no shuffle */
 	uint64_t preempt_duration_ns; /* longest injected preemption; 0: off */

@@ -39,6 +39,8 @@ struct torture_counters {
 	_Atomic uint64_t cbs_lost; /* reported by the lost-callback check */
 	_Atomic uint64_t migrations; /* threads moved off unusable CPUs */
 	_Atomic uint64_t floods;     /* callback floods completed */
+	/* Call-queue toggles: to a percpu/perthread layout, back to global. */
+	_Atomic uint64_t nocb_offloads, nocb_deoffloads;
 };
 
 #endif /* TORTURE_CORE_COUNTERS_H */

@@ -9,14 +9,11 @@
 
 #include <stdio.h>
 
-#define COND_MAX_WAIT_NS 1000000ULL /* random wait before cond_sync() */
-#define POLL_MIN_WAIT_NS 50000ULL   /* between polls: 50-550 us */
-#define POLL_WAIT_SPREAD_NS 500000ULL
-
 const char *const torture_gp_names[RCUT_GP_NKINDS] = {
-	[RCUT_GP_SYNC] = "sync",     [RCUT_GP_EXP] = "exp",
-	[RCUT_GP_NORMAL] = "normal", [RCUT_GP_COND] = "cond",
-	[RCUT_GP_POLL] = "poll",
+	[RCUT_GP_SYNC] = "sync",	   [RCUT_GP_EXP] = "exp",
+	[RCUT_GP_NORMAL] = "normal",	   [RCUT_GP_COND] = "cond",
+	[RCUT_GP_POLL] = "poll",	   [RCUT_GP_COND_FULL] = "cond-full",
+	[RCUT_GP_POLL_FULL] = "poll-full",
 };
 
 static const char *const gp_needs[RCUT_GP_NKINDS] = {
@@ -25,6 +22,10 @@ static const char *const gp_needs[RCUT_GP_NKINDS] = {
 	[RCUT_GP_NORMAL] = "asynchronous callbacks (call)",
 	[RCUT_GP_COND] = "grace-period cookies (get_gp_state, cond_sync)",
 	[RCUT_GP_POLL] = "polled grace periods (start_gp_poll, poll_gp_state)",
+	[RCUT_GP_COND_FULL] =
+		"full grace-period cookies (get_gp_state_full, cond_sync_full)",
+	[RCUT_GP_POLL_FULL] =
+		"full polled grace periods (start_gp_poll_full, poll_gp_state_full)",
 };
 
 bool torture_gp_available(const struct rcut_flavor *f, enum rcut_gp_kind kind)
@@ -40,6 +41,12 @@ bool torture_gp_available(const struct rcut_flavor *f, enum rcut_gp_kind kind)
 		return f->get_gp_state && f->cond_sync;
 	case RCUT_GP_POLL:
 		return f->start_gp_poll && f->poll_gp_state;
+	case RCUT_GP_COND_FULL:
+		return RCUT_FLAVOR_V3(f, get_gp_state_full) &&
+		       RCUT_FLAVOR_V3(f, cond_sync_full);
+	case RCUT_GP_POLL_FULL:
+		return RCUT_FLAVOR_V3(f, start_gp_poll_full) &&
+		       RCUT_FLAVOR_V3(f, poll_gp_state_full);
 	case RCUT_GP_NKINDS:
 		break;
 	}
@@ -87,13 +94,38 @@ enum rcut_gp_kind torture_gp_pick(struct torture_run *run,
 	return avail[torture_random(r) % (uint64_t)n];
 }
 
+/* A random wait below wi (--gp-cond-wi, --gp-poll-wi), the kernel's. */
+static void wait_below(struct torture_rand *r, uint64_t wi)
+{
+	torture_nap_ns(torture_random(r) % wi);
+}
+
 /* Poll a cookie to completion, sleeping a random while between polls. */
-static void poll_until_done(const struct rcut_flavor *f, struct torture_rand *r,
+static void poll_until_done(struct torture_run *run, struct torture_rand *r,
 			    unsigned long cookie)
 {
-	while (!f->poll_gp_state(cookie))
-		torture_nap_ns(POLL_MIN_WAIT_NS +
-			       torture_random(r) % POLL_WAIT_SPREAD_NS);
+	while (!run->flavor->poll_gp_state(cookie))
+		wait_below(r, run->cfg->gp_poll_wi_ns);
+}
+
+/* The full-cookie kinds (ABI version 3 hooks). */
+static void gp_wait_full(struct torture_run *run, struct torture_rand *r,
+			 enum rcut_gp_kind kind)
+{
+	const struct rcut_flavor *f = run->flavor;
+	struct rcut_gp_full c;
+
+	if (kind == RCUT_GP_COND_FULL) {
+		f->get_gp_state_full(&c);
+		wait_below(r, run->cfg->gp_cond_wi_ns);
+		torture_op_begin("cond_sync_full");
+		f->cond_sync_full(&c);
+		return;
+	}
+	torture_op_begin("poll_gp_state_full loop");
+	f->start_gp_poll_full(&c);
+	while (!f->poll_gp_state_full(&c))
+		wait_below(r, run->cfg->gp_poll_wi_ns);
 }
 
 void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
@@ -110,13 +142,17 @@ void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
 		break;
 	case RCUT_GP_COND:
 		cookie = f->get_gp_state();
-		torture_nap_ns(torture_random(r) % COND_MAX_WAIT_NS);
+		wait_below(r, run->cfg->gp_cond_wi_ns);
 		torture_op_begin("cond_sync");
 		f->cond_sync(cookie);
 		break;
 	case RCUT_GP_POLL:
 		torture_op_begin("poll_gp_state loop");
-		poll_until_done(f, r, f->start_gp_poll());
+		poll_until_done(run, r, f->start_gp_poll());
+		break;
+	case RCUT_GP_COND_FULL:
+	case RCUT_GP_POLL_FULL:
+		gp_wait_full(run, r, kind);
 		break;
 	case RCUT_GP_SYNC:
 	case RCUT_GP_NORMAL:
@@ -128,4 +164,45 @@ void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
 	torture_op_end();
 	counter_inc(&run->counters.sync_gps);
 	torture_lostcb_gp_done(run, start);
+}
+
+/*
+ * The kernel's cookie checks 1 and 5: a cookie taken inside a read-side
+ * section must not poll as done before the section ends, since the
+ * grace period it names must wait for this reader.
+ */
+void torture_gp_cookie_check(struct torture_run *run)
+{
+	const struct rcut_flavor *f = run->flavor;
+	bool (*poll_full)(const struct rcut_gp_full *) =
+		RCUT_FLAVOR_V3(f, poll_gp_state_full);
+	struct rcut_gp_full c;
+	unsigned long cookie = 0;
+	bool plain = f->get_gp_state && f->poll_gp_state, early = false;
+	int idx;
+
+	if (!plain && !(poll_full && f->get_gp_state_full))
+		return;
+	if (f->thread_online)
+		f->thread_online();
+	idx = f->read_lock();
+	if (plain)
+		cookie = f->get_gp_state();
+	if (poll_full)
+		f->get_gp_state_full(&c);
+	if (plain && f->poll_gp_state(cookie)) {
+		torture_failure(
+			run, "cookie check",
+			"a cookie (%lu) taken inside a read-side section polled as done before the section ended",
+			cookie);
+		early = true;
+	}
+	if (!early && poll_full && poll_full(&c))
+		torture_failure(
+			run, "cookie check",
+			"a full cookie (%lu %lu %lu) taken inside a read-side section polled as done before the section ended",
+			c.word[0], c.word[1], c.word[2]);
+	f->read_unlock(idx);
+	if (f->thread_offline)
+		f->thread_offline();
 }

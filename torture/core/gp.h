@@ -28,4 +28,10 @@ enum rcut_gp_kind torture_gp_pick(struct torture_run *run,
 void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
 		     enum rcut_gp_kind kind);
 
+/*
+ * Take a cookie (plain and full, as the flavor has them) inside a
+ * read-side section and fail the run if it polls as done there.
+ */
+void torture_gp_cookie_check(struct torture_run *run);
+
 #endif /* TORTURE_GP_H */

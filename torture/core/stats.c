@@ -129,6 +129,8 @@ void torture_snapshot(struct torture_run *run, struct rcut_snapshot *s)
 	s->read_exits = LOAD(c->read_exits);
 	s->migrations = LOAD(c->migrations);
 	s->floods = LOAD(c->floods);
+	s->nocb_offloads = LOAD(c->nocb_offloads);
+	s->nocb_deoffloads = LOAD(c->nocb_deoffloads);
 	s->max_rss_kib = max_rss_kib();
 	snapshot_onoff(run, s);
 	snapshot_injection(s);

@@ -220,15 +220,18 @@ static void draw_reader(struct draw *d)
 /* A non-empty random subset of the primitives the flavor has. */
 static void draw_gp(struct draw *d)
 {
-	static const char *const opts[] = { "gp-sync", "gp-exp",  "gp-normal",
-					    "gp-cond", "gp-poll", NULL };
+	static const char *const opts[] = { "gp-sync",	    "gp-exp",
+					    "gp-normal",    "gp-cond",
+					    "gp-poll",	    "gp-cond-full",
+					    "gp-poll-full", NULL };
 	struct rcut_config *c = d->cfg;
 	unsigned int avail = 0, mask = 0;
 	char text[SWARM_VALUE_LEN] = "";
 
 	if (given(d, "gp", opts))
 		return;
-	for (int k = 0; k < RCUT_GP_NKINDS; k++)
+	/* The full-cookie kinds are not drawn: old seeds draw as before. */
+	for (int k = 0; k <= RCUT_GP_POLL; k++)
 		if (torture_gp_available(d->run->flavor, (enum rcut_gp_kind)k))
 			avail |= 1u << k;
 	/*
@@ -238,7 +241,7 @@ static void draw_gp(struct draw *d)
 	if (c->hunt && pick(d, 4) != 0)
 		mask = avail;
 	while (avail && !mask)
-		for (int k = 0; k < RCUT_GP_NKINDS; k++)
+		for (int k = 0; k <= RCUT_GP_POLL; k++)
 			if (one_in(d, 2))
 				mask |= avail & (1u << k);
 	c->gp_mask = mask;

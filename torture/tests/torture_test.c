@@ -25,6 +25,7 @@
 #include "../core/inject.h"
 #include "../core/preempt.h"
 #include "swarm.h"
+#include "torture_lines.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -46,6 +47,7 @@ struct torture_state {
 	/* The last stats block printed: its ver and the stutter pauses. */
 	uint64_t block_ver;
 	unsigned int block_pauses;
+	uint64_t last_ver; /* the version at the last stats block */
 };
 
 static struct torture_state *state(struct torture_run *run)
@@ -180,6 +182,8 @@ static int round_begin(struct torture_run *run, int round)
 	}
 	torture_stats_start(run);
 	torture_print_gp_state(run, false);
+	torture_lines_update_types(run);
+	state(run)->last_ver = UINT64_MAX;
 	return injection_start(run);
 }
 
@@ -225,8 +229,10 @@ static int spawn(struct torture_run *run)
 	const struct rcut_config *c = run->cfg;
 	const struct rcut_flavor *f = run->flavor;
 	bool barrier = f->barrier && c->n_barrier_cbs > 0;
+	bool stall = c->stall_cpu_ns || c->stall_gp_kthread_ns;
 	const struct thread_kind kinds[] = {
 		{ "reader", run->nreaders, torture_reader },
+		{ "stall", stall, torture_stall },
 		{ "writer", 1, torture_writer },
 		{ "fakewriter", run->nfakewriters, torture_fakewriter },
 		{ "read-exit", c->read_exit_burst > 0, torture_read_exit },
@@ -235,8 +241,12 @@ static int spawn(struct torture_run *run)
 		{ "barrier-poster", barrier ? c->n_barrier_cbs : 0,
 		  torture_barrier_poster },
 		{ "barrier-driver", barrier, torture_barrier_driver },
-		{ "fwd-progress", f->call && f->barrier ? c->fwd_progress : 0,
+		/* The kernel disables floods under a CPU stall, as here. */
+		{ "fwd-progress",
+		  f->call && f->barrier && !c->stall_cpu_ns ? c->fwd_progress :
+							      0,
 		  torture_fwd_progress },
+		{ "nocb-toggle", c->nocbs_nthreads, torture_call_toggle },
 		{ "stutter", c->stutter_ns > 0, torture_stutter },
 		{ "shuffle", c->shuffle_interval_ns > 0, torture_shuffle },
 		{ "preempter", c->preempt_duration_ns > 0, torture_preempter },
@@ -311,6 +321,7 @@ static void interval(struct torture_run *run)
 		printf("%s-torture: Elapsed: %.3f s\n", name,
 		       (double)torture_elapsed_ns(run) / 1e9);
 	report_stats(run, &s);
+	torture_lines_writer_stall(run, s.ver, &st->last_ver);
 }
 
 /*

@@ -7,7 +7,11 @@
  * fewer than --cbflood-max are outstanding.  Grace periods and callback
  * invocation must keep up: a flood that invoked nothing, or saw fewer than
  * two grace periods, is a FAILURE.  Prints the kernel's summary and a
- * callback-invocation histogram per 100 ms.
+ * callback-invocation histogram per 100 ms.  Each round then runs the
+ * second test with --fwd-progress-need-resched 0 or 1, read-side
+ * sections that never sleep (fwd_nr.c), and prints the
+ * kernel's progress messages: starting, waiting, n_max_cbs between
+ * rounds, the tested count at the end.
  */
 #include "../core/run.h"
 #include "threads.h"
@@ -169,8 +173,13 @@ static long flood_post(struct torture_thread *t, struct flood *fl,
 }
 
 /* Wait until every flood callback was invoked; free them all. */
-static void flood_drain(struct torture_run *run, struct flood *fl)
+static void flood_drain(struct torture_thread *t, struct flood *fl)
 {
+	struct torture_run *run = t->run;
+
+	printf("%s-torture: rcu_torture_fwd_prog_cr: Waiting for CBs: barrier() %d\n",
+	       run->flavor->name, t->id);
+	fflush(stdout);
 	torture_op_begin("barrier (callback flood)");
 	while (atomic_load(&fl->busy) > 0) {
 		run->flavor->barrier();
@@ -192,7 +201,8 @@ static void flood_free(struct flood *fl)
 	pthread_mutex_destroy(&fl->lock);
 }
 
-static void run_flood(struct torture_thread *t)
+/* One flood; returns its n_max_cbs (most callbacks outstanding). */
+static long run_flood(struct torture_thread *t)
 {
 	struct torture_run *run = t->run;
 	const struct rcut_config *c = run->cfg;
@@ -202,6 +212,8 @@ static void run_flood(struct torture_thread *t)
 	struct flood_result r = { 0 };
 	struct flood fl;
 
+	printf("%s-torture: rcu_torture_fwd_prog_cr: Starting forward-progress test %d\n",
+	       run->flavor->name, t->id);
 	memset(&fl, 0, sizeof(fl));
 	fl.run = run;
 	pthread_mutex_init(&fl.lock, NULL);
@@ -212,7 +224,7 @@ static void run_flood(struct torture_thread *t)
 	fl.pending = atomic_load(&fl.outstanding);
 	r.flood_ns = torture_now_ns() - fl.start_ns;
 	barrier_start = torture_now_ns();
-	flood_drain(run, &fl);
+	flood_drain(t, &fl);
 	r.barrier_ns = torture_now_ns() - barrier_start;
 	r.gps = gps_now(run) - gp_start;
 	r.cver = atomic_load(&run->counters.ver) - ver_start;
@@ -229,14 +241,32 @@ static void run_flood(struct torture_thread *t)
 			(unsigned long long)r.gps,
 			(unsigned long long)(r.flood_ns / 1000000));
 	flood_free(&fl);
+	return r.max_out;
 }
 
 void torture_fwd_progress(struct torture_thread *t)
 {
-	while (!torture_must_stop(t->run)) {
-		torture_sleep_ns(t->run, t->run->cfg->fwd_progress_holdoff_ns);
-		if (torture_must_stop(t->run))
+	struct torture_run *run = t->run;
+	const char *name = run->flavor->name;
+	int tested = 0, tries = 0;
+	long max_cbs = -1; /* -1: no flood yet (the kernel's firsttime) */
+
+	while (!torture_must_stop(run)) {
+		torture_sleep_ns(run, run->cfg->fwd_progress_holdoff_ns);
+		if (torture_must_stop(run))
 			break;
-		run_flood(t);
+		if (max_cbs >= 0 && t->id == 0)
+			printf("%s-torture: rcu_torture_fwd_prog n_max_cbs: %ld\n",
+			       name, max_cbs);
+		printf("%s-torture: rcu_torture_fwd_prog: Starting forward-progress test %d\n",
+		       name, t->id);
+		max_cbs = run_flood(t);
+		if (!torture_must_stop(run) &&
+		    run->cfg->fwd_progress_need_resched >= 0)
+			torture_fwd_nr(t, &tested, &tries);
 	}
+	if (t->id == 0 && run->cfg->fwd_progress_need_resched >= 0)
+		printf("%s-torture: rcu_torture_fwd_prog: tested %d tested_tries %d\n",
+		       name, tested, tries);
+	fflush(stdout);
 }

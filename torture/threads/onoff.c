@@ -11,7 +11,35 @@
  */
 #include "threads.h"
 
+#include <stdio.h>
+
 #define ONOFF_BOUND_NS 1000000000ULL /* threads must leave within 1 s */
+
+/*
+ * One transition, with the kernel's per-transition messages under -v
+ * (torture_offline()/torture_online(): "offlining 3", "offlined 3").
+ */
+static int transition(struct torture_run *run, int cpu, bool online)
+{
+	bool say = run->cfg->verbose > 1;
+	const char *name = run->flavor->name;
+	int err;
+
+	if (say)
+		printf("%s-torture: torture_onoff task: %s %d\n", name,
+		       online ? "onlining" : "offlining", cpu);
+	err = online ? torture_cpu_online(run, cpu) :
+		       torture_cpu_offline(run, cpu, ONOFF_BOUND_NS);
+	if (say && err)
+		printf("%s-torture: torture_onoff task: %s %d failed: errno %d\n",
+		       name, online ? "online" : "offline", cpu, err);
+	else if (say)
+		printf("%s-torture: torture_onoff task: %s %d\n", name,
+		       online ? "onlined" : "offlined", cpu);
+	if (say)
+		fflush(stdout);
+	return err;
+}
 
 /* A CPU transition failed: the run's RCU_HOTPLUG verdict names it. */
 static void transition_failed(struct torture_run *run, int cpu,
@@ -34,7 +62,7 @@ static void all_online(struct torture_run *run)
 
 		if (torture_cpu_is_online(&run->cpus, cpu))
 			continue;
-		err = torture_cpu_online(run, cpu);
+		err = transition(run, cpu, true);
 		torture_onoff_account(&run->onoff, true, err == 0,
 				      torture_now_ns() - start);
 		if (err)
@@ -71,14 +99,14 @@ void torture_onoff(struct torture_thread *t)
 		/* Off our own CPU, or offlining it would wait for us. */
 		torture_cpu_detach();
 		if (!torture_cpu_is_online(cpus, cpu)) {
-			int err = torture_cpu_online(run, cpu);
+			int err = transition(run, cpu, true);
 
 			torture_onoff_account(&run->onoff, true, err == 0,
 					      torture_now_ns() - start);
 			if (err)
 				transition_failed(run, cpu, "online");
 		} else if (torture_cpus_online(cpus) > 1) {
-			int err = torture_cpu_offline(run, cpu, ONOFF_BOUND_NS);
+			int err = transition(run, cpu, false);
 
 			torture_onoff_account(&run->onoff, false, err == 0,
 					      torture_now_ns() - start);

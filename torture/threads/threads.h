@@ -21,6 +21,12 @@ void torture_fakewriter(struct torture_thread *t);
 void torture_preempter(struct torture_thread *t);
 void torture_onoff(struct torture_thread *t);
 void torture_fwd_progress(struct torture_thread *t);
+/* The need_resched forward-progress test: one round (fwd_nr.c). */
+void torture_fwd_nr(struct torture_thread *t, int *tested, int *tries);
+/* Call-queue toggling (--nocbs-nthreads). */
+void torture_call_toggle(struct torture_thread *t);
+/* Deliberate stalls (--stall-cpu, --stall-gp-kthread). */
+void torture_stall(struct torture_thread *t);
 void torture_stutter(struct torture_thread *t);
 void torture_shuffle(struct torture_thread *t);
 /* Called by every torture loop: wait while the stutter pauses the test. */

@@ -1,0 +1,87 @@
+# Integration tests: the kernel's report lines (issue 15 item 10) and the
+# second forward-progress test (rcu_torture_fwd_prog_nr, item 4).
+
+t_update_types_and_gp_state_lines() {
+	run --flavor memb --gp-sync --gp-poll --duration 1 --stat-interval 0
+	expect_status 0
+	expect_out '^memb-torture: rcu_torture_write_types: Testing polling GPs\.$'
+	expect_out '^memb-torture: rcu_torture_write_types: Testing normal GPs\.$'
+	expect_out '^memb-torture: rcu_torture_write_types: Testing 2 update types\.$'
+	expect_no_out 'Testing (conditional|expedited|asynchronous) GPs'
+	expect_out '^memb-torture: rcu_torture_write_types: gp_cond_wi 1000 gp_poll_wi 550$'
+	expect_out '^memb-torture: Start-test grace-period state: g[0-9]+ f0x0$'
+	expect_out '^memb-torture: End-test grace-period state: g[0-9]+ f0x0 total-gps=[0-9]+$'
+	run --flavor srcu --duration 1 --stat-interval 0
+	expect_status 0
+	expect_out '^srcu-torture: rcu_torture_write_types: Testing 7 update types\.$'
+	expect_out '^srcu-torture: Start-test grace-period state: g[0-9]+ f0x0$'
+	local start end
+	start=$(sed -n 's/^srcu-torture: Start-test grace-period state: g\([0-9]*\) .*/\1/p' "$OUT")
+	end=$(sed -n 's/^srcu-torture: End-test grace-period state: g\([0-9]*\) .*/\1/p' "$OUT")
+	((end > start)) || die "End-test g$end is not past Start-test g$start"
+}
+
+# "??? Writer stall state" only when a stat interval saw no update: the
+# deliberate stall holds the writer up; a normal run never prints it.
+t_writer_stall_state_when_the_writer_is_held() {
+	run --flavor prcu --gp-sync --stall-cpu 3s --stall-cpu-holdoff 200ms --stall-timeout 2s \
+		--stat-interval 400ms --duration 6
+	expect_status 4
+	expect_out '^\?\?\? Writer stall state RTWS_SYNC\(21\) g[0-9]+ f0 ->state blocked cpu [0-9]+$'
+	# Exactly after the periodic blocks whose ver equals the last one's.
+	run --flavor prcu --duration 3 --stat-interval 200ms
+	expect_status 0
+	local same lines
+	same=$(grep -o ' ver: [0-9]*' "$OUT" | sed '$d' | awk '$2 == last { n++ } { last = $2 } END { print n + 0 }')
+	lines=$(grep -c '^??? Writer stall state' "$OUT")
+	((same == lines)) || die "$lines writer stall lines for $same stats blocks without an update"
+}
+
+# The per-transition CPU hotplug messages, only with -v.
+t_onoff_transition_messages_with_verbose() {
+	run --flavor prcu --cpus 4 --onoff-interval 50ms --duration 1 --stat-interval 0 -v
+	expect_status 0
+	expect_out '^prcu-torture: torture_onoff task: offlining [0-3]$'
+	expect_out '^prcu-torture: torture_onoff task: offlined [0-3]$'
+	expect_out '^prcu-torture: torture_onoff task: onlining [0-3]$'
+	expect_out '^prcu-torture: torture_onoff task: onlined [0-3]$'
+	run --flavor prcu --cpus 4 --onoff-interval 50ms --duration 1 --stat-interval 0
+	expect_status 0
+	expect_no_out 'torture_onoff task'
+}
+
+# Both forward-progress tests with their kernel messages; the need_resched
+# test loops for between stall-timeout/div and stall-timeout (0.5 to 4 s
+# here) and counts
+# updates and grace periods meanwhile.
+t_fwd_progress_both_tests_and_messages() {
+	local f
+	for f in prcu qsbr; do
+		run --flavor $f --fwd-progress-need-resched 1 --fwd-progress-holdoff 500ms --stall-timeout 4s \
+			--fwd-progress-div 8 --duration 8 --stat-interval 0
+		expect_status 0
+		expect_out "^$f-torture: rcu_torture_fwd_prog: Starting forward-progress test 0$"
+		expect_out "^$f-torture: rcu_torture_fwd_prog_cr: Starting forward-progress test 0$"
+		expect_out "^$f-torture: rcu_torture_fwd_prog_cr: Waiting for CBs: barrier\(\) 0$"
+		expect_out "^$f-torture: rcu_torture_fwd_prog_nr: Starting forward-progress test 0$"
+		expect_out "^$f-torture: rcu_torture_fwd_prog_nr: 0 Duration (5[0-9][0-9]|[6-9][0-9][0-9]|[1-3][0-9]{3}|4000) cver [0-9]+ gps [0-9]+$"
+		expect_out "^$f-torture: rcu_torture_fwd_prog_nr: Waiting for CBs: barrier\(\) 0$"
+		expect_out "^$f-torture: rcu_torture_fwd_prog n_max_cbs: [0-9]+$"
+		expect_out "^$f-torture: rcu_torture_fwd_prog: tested [1-9][0-9]* tested_tries [1-9][0-9]*$"
+		expect_out 'End of test: SUCCESS'
+		# GPs kept coming during the loop: an update or two GPs.
+		grep -E "rcu_torture_fwd_prog_nr: 0 Duration" "$OUT" | awk '{ if ($9 == 0 && $11 < 2) exit 1 }' ||
+			die "a need_resched loop saw no update and under two GPs"
+	done
+	run --flavor srcu rcutorture.fwd_progress_need_resched=0 --fwd-progress-holdoff 500ms \
+		--stall-timeout 2s --duration 4 --stat-interval 0
+	expect_status 0
+	expect_out '^srcu-torture: rcu_torture_fwd_prog_nr: 0 Duration '
+	bad_input "--fwd-progress-need-resched: '2' is not valid; expected an integer from -1 to 1" \
+		--fwd-progress-need-resched 2
+	# By default (-1) only the floods run, at their old pace.
+	run --flavor memb --fwd-progress-holdoff 300ms --duration 2 --stat-interval 0
+	expect_status 0
+	expect_out '^memb-torture: rcu_torture_fwd_prog_cr: Starting forward-progress test 0$'
+	expect_no_out 'fwd_prog_nr|tested_tries'
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The second forward-progress test (the kernel's rcu_torture_fwd_prog_nr):
+ * for a random time between --stall-timeout / --fwd-progress-div and
+ * --stall-timeout (8 s at most), loop through short read-side sections
+ * (10 us each) without ever sleeping, while a self-propagating callback
+ * re-posts itself at each invocation.  Grace periods must still complete:
+ * a full-length loop that saw neither an update nor two grace periods is
+ * a FAILURE.  With --fwd-progress-need-resched 1 (the kernel's default)
+ * the loop never yields on its own, only when the OS preempts it (the
+ * userspace need_resched()); with 0 it yields after every section (the
+ * kernel's unconditional cond_resched()).  QSBR flavors get a quiescent
+ * state after each section, which is what cond_resched() gives them.
+ */
+#define _GNU_SOURCE
+#include "../core/run.h"
+#include "threads.h"
+
+#include <sched.h>
+#include <stdio.h>
+
+#define NR_SECTION_NS 10000ULL	   /* the kernel's udelay(10) */
+#define NR_MAX_NS 8000000000ULL	   /* the kernel's MAX_FWD_CB_JIFFIES */
+#define NR_RECOVER_NS 100000000ULL /* "Let kthreads recover" */
+
+/* The self-propagating callback: re-posts itself until told to stop. */
+struct selfprop {
+	struct torture_cb cb;
+	_Atomic int stop; /* 0 run, 1 stop asked, 2 stopped */
+};
+
+static void selfprop_cb(struct torture_cb *cb)
+{
+	struct selfprop *sp = cb->owner;
+
+	if (atomic_load(&sp->stop)) {
+		atomic_store(&sp->stop, 2);
+		return;
+	}
+	torture_cb_post(cb->run, cb, "self-propagating", selfprop_cb);
+}
+
+/* The loop's length: between the stall timeout / div and the timeout. */
+static uint64_t nr_duration(struct torture_thread *t)
+{
+	const struct rcut_config *c = t->run->cfg;
+	uint64_t sd = c->stall_timeout_ns < NR_MAX_NS ? c->stall_timeout_ns :
+							NR_MAX_NS;
+	uint64_t sd4 = sd / (uint64_t)c->fwd_progress_div;
+
+	return sd4 + torture_random(&t->rand) % (sd - sd4 + 1);
+}
+
+/* Short read-side sections, never sleeping, until end or the stop. */
+static void nr_loop(struct torture_thread *t, uint64_t end)
+{
+	struct torture_run *run = t->run;
+	const struct rcut_flavor *f = run->flavor;
+	bool yield = !run->cfg->fwd_progress_need_resched;
+
+	if (f->thread_online)
+		f->thread_online();
+	while (torture_now_ns() < end && !torture_must_stop(run)) {
+		int idx = f->read_lock();
+
+		torture_spin_ns(run, NR_SECTION_NS);
+		f->read_unlock(idx);
+		if (f->quiescent_state)
+			f->quiescent_state();
+		torture_progress();
+		torture_cpu_checkpoint(); /* leave a CPU going offline */
+		if (yield)
+			sched_yield();
+	}
+	if (f->thread_offline)
+		f->thread_offline();
+}
+
+/* The grace periods so far, by the flavor's count where it has one. */
+static unsigned long nr_gps(struct torture_run *run)
+{
+	const struct rcut_flavor *f = run->flavor;
+
+	return f->get_gp_seq ?
+		       f->get_gp_seq() :
+		       (unsigned long)atomic_load(&run->counters.sync_gps);
+}
+
+/* Stop the self-propagating callback and wait for it to be gone. */
+static void selfprop_stop(struct torture_thread *t, struct selfprop *sp)
+{
+	struct torture_run *run = t->run;
+
+	atomic_store(&sp->stop, 1);
+	torture_op_begin("synchronize (forward progress, need_resched)");
+	run->flavor->synchronize();
+	printf("%s-torture: rcu_torture_fwd_prog_nr: Waiting for CBs: barrier() %d\n",
+	       run->flavor->name, t->id);
+	torture_op_begin("barrier (forward progress, need_resched)");
+	run->flavor->barrier();
+	torture_op_end();
+	if (atomic_load(&sp->stop) != 2 && !torture_must_stop(run))
+		torture_failure(
+			run, "forward progress",
+			"need_resched test %d: the self-propagating callback did not stop by the barrier",
+			t->id);
+}
+
+void torture_fwd_nr(struct torture_thread *t, int *tested, int *tries)
+{
+	struct torture_run *run = t->run;
+	const struct rcut_flavor *f = run->flavor;
+	struct selfprop sp = { .stop = 0 };
+	uint64_t dur, start, cver;
+	unsigned long gps;
+	bool selfprop = f->call && f->barrier;
+
+	printf("%s-torture: rcu_torture_fwd_prog_nr: Starting forward-progress test %d\n",
+	       f->name, t->id);
+	fflush(stdout);
+	sp.cb.owner = &sp;
+	if (selfprop)
+		torture_cb_post(run, &sp.cb, "self-propagating", selfprop_cb);
+	cver = atomic_load(&run->counters.ver);
+	gps = nr_gps(run);
+	dur = nr_duration(t);
+	start = torture_now_ns();
+	nr_loop(t, start + dur);
+	(*tries)++;
+	if (torture_now_ns() - start >= dur && !torture_must_stop(run)) {
+		(*tested)++;
+		cver = atomic_load(&run->counters.ver) - cver;
+		gps = nr_gps(run) - gps;
+		printf("%s-torture: rcu_torture_fwd_prog_nr: %d Duration %llu cver %llu gps %lu\n",
+		       f->name, t->id, (unsigned long long)(dur / 1000000),
+		       (unsigned long long)cver, gps);
+		if (!cver && gps < 2)
+			torture_failure(
+				run, "forward progress",
+				"need_resched test %d: no update and %lu grace periods in %llu ms of read-side sections",
+				t->id, gps,
+				(unsigned long long)(dur / 1000000));
+	}
+	if (selfprop)
+		selfprop_stop(t, &sp);
+	fflush(stdout);
+	torture_sleep_ns(run, NR_RECOVER_NS);
+}
