@@ -787,7 +787,12 @@ const struct rcut_flavor rcut_flavor_srcu = {
 	.name = "srcu",
 	.description =
 		"Tree-SRCU-style sleepable RCU: two-index per-CPU counters, flip-and-drain, the kernel's 2022 delay tunables",
-	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING,
+	/*
+	 * Signal-safe read side: per-CPU atomic counters and thread-local
+	 * data only.  call() detects a head queued twice (srcu_call()).
+	 */
+	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
+		RCUT_CAP_READ_SIGNAL_SAFE | RCUT_CAP_DOUBLE_CALL,
 	.params = srcu_params,
 	.init = srcu_init,
 	.cleanup = srcu_cleanup,

@@ -84,6 +84,10 @@ struct rcut_config {
 	long nreaders;
 	long nfakewriters;	   /* below 0: CPUs - 2 - N, at least 1 */
 	long reader_nesting;	   /* deepest nested read-side section */
+	bool irqreader;		   /* readers in signal handlers too */
+	long extendables;	   /* RCUT_EXTEND_* segments; 0: classic */
+	bool object_debug;	   /* the duplicate call() test */
+	long n_up_down;		   /* up/down sections in flight; 0: none */
 	uint64_t stat_interval_ns; /* 0: only the final report */
 	int verbose;		   /* 0 quiet, 1 normal, 2 verbose */
 	bool stop_on_failure;

@@ -36,6 +36,10 @@ struct torture_counters {
 	_Atomic uint64_t sync_gps; /* GP waits completed by the harness */
 	_Atomic uint64_t writer_gps[RCUT_GP_NKINDS]; /* writer's GP kinds */
 	_Atomic uint64_t cbs_posted, cbs_invoked, cbs_early, cbs_dup;
+	/* call() on a queued head: all, reported by the flavor, by us. */
+	_Atomic uint64_t cbs_double, cbs_double_flavor, cbs_double_harness;
+	_Atomic uint64_t irq_reads; /* --irqreader: signal-handler reads */
+	_Atomic uint64_t updown_downs, updown_ups; /* --n-up-down */
 	_Atomic uint64_t migrations; /* threads moved off unusable CPUs */
 	_Atomic uint64_t floods;     /* callback floods completed */
 };

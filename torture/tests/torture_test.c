@@ -22,6 +22,7 @@
 #include "../../report/verdict.h"
 #include "../core/inject.h"
 #include "../core/preempt.h"
+#include "../threads/irqreader.h"
 #include "swarm.h"
 
 #include <errno.h>
@@ -147,6 +148,11 @@ static int injection_start(struct torture_run *run)
 			"rcutorture: cannot set up preemption injection\n");
 		return RCUT_EXIT_INTERNAL;
 	}
+	if (c->irqreader && irqreader_possible(run->flavor) &&
+	    irqreader_install()) {
+		fprintf(stderr, "rcutorture: cannot set up irqreader\n");
+		return RCUT_EXIT_INTERNAL;
+	}
 	if (c->race_delay && inject_configure(1.0 / (double)c->race_delay,
 					      c->race_delay_max_ns, c->seed)) {
 		fprintf(stderr, "rcutorture: cannot set up race delays\n");
@@ -169,6 +175,9 @@ static int round_begin(struct torture_run *run, int round)
 	(void)round;
 	print_params(run, "Start of test");
 	print_origin(run);
+	if (run->cfg->irqreader && !irqreader_possible(run->flavor))
+		printf("%s-torture: irqreader: the read side of flavor %s is not declared async-signal-safe: no signal-handler readers\n",
+		       run->flavor->name, run->flavor->name);
 	if (run->cfg->verbose > 1) {
 		print_setup(run);
 		torture_cpus_print(run, stdout);

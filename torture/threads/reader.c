@@ -12,6 +12,7 @@
 #include "../core/mbchk.h"
 #include "../../report/histogram.h"
 #include "../core/preempt.h"
+#include "irqreader.h"
 
 #include <sched.h>
 
@@ -213,12 +214,24 @@ static void qsbr_between_reads(struct torture_thread *t)
 
 void torture_reader(struct torture_thread *t)
 {
+	bool irq = t->run->cfg->irqreader && irqreader_possible(t->run->flavor);
+
+	if (irq && irqreader_arm(t))
+		torture_internal_error(
+			t->run, "reader %d: cannot start its irqreader timer",
+			t->id);
 	while (!torture_must_stop(t->run)) {
 		if (!torture_one_read(t))
 			torture_sleep_ns(t->run, 1000000);
+		if (irq)
+			irqreader_check(t);
 		torture_progress();
 		torture_cpu_checkpoint();
 		torture_stutter_wait(t);
 		qsbr_between_reads(t);
+	}
+	if (irq) {
+		irqreader_disarm(t);
+		irqreader_check(t);
 	}
 }

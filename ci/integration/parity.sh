@@ -1,0 +1,49 @@
+# Integration tests: the kernel parameters of issue 15 part one:
+# interrupt readers (--irqreader), reader segments (--extendables), the
+# duplicate call() test (--object-debug), up/down readers (--n-up-down)
+# and the parity table of the man page.
+
+# The last stats line's nt: (signal-handler reads).
+nt_count() {
+	text_field nt
+}
+
+t_irqreader_reads_in_signal_handlers() {
+	for f in memb mb srcu prcu; do
+		run --flavor $f --irqreader --duration 2 --stat-interval 0 --read-exit-burst 0
+		expect_status 0
+		expect_out "^$f-torture:--- Start of test: .* irqreader=1"
+		(($(nt_count) > 100)) || die "$f: only $(nt_count) signal-handler reads"
+		(($(pipe_late_sum) == 0)) || die "$f: pipe stages >= 2"
+	done
+	# Off by default, and then nt: stays 0 and the line omits it.
+	run --flavor memb --duration 1 --stat-interval 0
+	expect_status 0
+	(($(nt_count) == 0)) || die "nt: $(nt_count) without --irqreader"
+	if grep -q 'irqreader=' "$OUT"; then die "irqreader= printed while off"; fi
+}
+
+t_irqreader_only_for_signal_safe_flavors() {
+	# liburcu 0.13 allows readers in signal handlers with memb and mb
+	# only: qsbr, bp and signal get none, and say so.
+	for f in qsbr bp signal; do
+		run --flavor $f --irqreader --duration 1 --stat-interval 0
+		expect_status 0
+		expect_out "^$f-torture: irqreader: the read side of flavor $f is not declared async-signal-safe"
+		(($(nt_count) == 0)) || die "$f: nt: $(nt_count)"
+	done
+	run --flavor memb rcutorture.irqreader=1 --dry-run
+	expect_status 0
+	expect_out ' irqreader=1'
+}
+
+t_irqreader_negative_control_fails() {
+	# busted-irq's handler readers hold nothing: the signal-handler
+	# reader's own check must catch it (thread readers cannot).
+	run --scenario BUSTED-IRQ --duration 20 --stat-interval 0
+	expect_status 1
+	expect_out "^busted-irq-torture: !!! first failure at .*: too-short grace period: reader [0-9]+'s signal-handler reader \(irqreader\) saw element .* at pipe stage [0-9]+"
+	# Without --irqreader the same flavor passes.
+	run --flavor busted-irq --duration 2 --stat-interval 0
+	expect_status 0
+}
