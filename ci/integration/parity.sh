@@ -47,3 +47,28 @@ t_irqreader_negative_control_fails() {
 	run --flavor busted-irq --duration 2 --stat-interval 0
 	expect_status 0
 }
+
+t_object_debug_flavor_reports_duplicate() {
+	run --scenario SRCU-OBJECT-DEBUG --duration 2 --stat-interval 0
+	expect_status 0
+	expect_out '^srcu-torture: rcutorture: WARN: Duplicate call_srcu\(\) test starting\.$'
+	expect_out '^srcu-torture: rcutorture: WARN: Duplicate call_srcu\(\) test complete: 1 duplicate reported by the flavor, 0 flagged by the harness\.$'
+	expect_out '^srcu-torture:--- Start of test: .* object_debug=1'
+	if grep -q 'duplicated callback was invoked' "$OUT"; then die "duplicate invoked"; fi
+}
+
+t_object_debug_harness_flags_duplicate() {
+	# memb declares no detection: the harness flags the duplicate and
+	# keeps it from liburcu (whose queue it would corrupt).
+	run --flavor memb rcutorture.object_debug=1 --duration 2 --stat-interval 0
+	expect_status 0
+	expect_out '^memb-torture: rcutorture: WARN: Duplicate call_memb\(\) test complete: 0 duplicate reported by the flavor, 1 flagged by the harness\.$'
+	expect_out 'Callbacks: invoked: [0-9]+ early: 0 duplicate: 0 lost: 0'
+}
+
+t_object_debug_negative_control_fails() {
+	run --scenario BUSTED-OBJECT-DEBUG --duration 2 --stat-interval 0
+	expect_status 1
+	expect_out '^srcu-torture: !!! first failure at .*: undetected duplicate call: flavor srcu declares duplicate call\(\) detection, but did not report object-debug callback'
+	expect_out 'test complete: 0 duplicate reported by the flavor, 0 flagged by the harness'
+}

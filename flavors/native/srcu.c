@@ -50,6 +50,7 @@ static long hz = 1000;
 /* -1: from the policy. */
 static long max_nodelay_phase = -1, max_nodelay = -1, retry_check_delay = -1;
 static long exp_holdoff = 25000; /* ns; the kernel's DEFAULT_SRCU_EXP_HOLDOFF */
+static long debug_objects = 1;	 /* detect call() on a queued head */
 
 static const struct rcut_param srcu_params[] = {
 	{ "policy",
@@ -68,6 +69,9 @@ static const struct rcut_param srcu_params[] = {
 	{ "exp_holdoff",
 	  "nanoseconds after a grace period before an idle synchronize() is expedited (0: never)",
 	  RCUT_PARAM_INT, 0, 1000000000, NULL, &exp_holdoff },
+	{ "debug_objects",
+	  "detect call() on a head still queued and report it, as the kernel's debug objects do (0: a negative control that drops the duplicate without reporting it)",
+	  RCUT_PARAM_BOOL, 0, 1, NULL, &debug_objects },
 	{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
 };
 
@@ -105,6 +109,11 @@ static pthread_cond_t done_cond, work_cond; /* CLOCK_MONOTONIC */
 static atomic_bool worker_idle;
 
 #define NEXT(h) (*(struct rcut_head **)&(h)->flavor_priv[0])
+/*
+ * flavor_priv[2] points here while a head is queued by call(): the
+ * kernel's debug-objects state for an rcu_head, kept in the head itself.
+ */
+static char queued_mark;
 
 static unsigned long get_tag(const struct rcut_head *h)
 {
@@ -380,6 +389,8 @@ static void invoke_ready(void)
 	while (list) {
 		struct rcut_head *next = NEXT(list);
 
+		if (list->flavor_priv[2] == &queued_mark)
+			list->flavor_priv[2] = NULL;
 		list->func(list);
 		list = next;
 	}
@@ -607,10 +618,30 @@ static void enqueue(struct rcut_head *head, unsigned long s)
 		wake_worker();
 }
 
+/*
+ * Mark head queued; false if it already was, reported unless
+ * srcu.debug_objects=0 (the negative control drops it silently).
+ */
+static bool mark_queued(struct rcut_head *head)
+{
+	bool dup;
+
+	pthread_mutex_lock(&cb_mutex);
+	dup = head->flavor_priv[2] == &queued_mark;
+	head->flavor_priv[2] = &queued_mark;
+	pthread_mutex_unlock(&cb_mutex);
+	if (dup && debug_objects)
+		rcut_double_call(head);
+	return !dup;
+}
+
 static void srcu_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 {
-	unsigned long s = seq_snap();
+	unsigned long s;
 
+	if (!mark_queued(head))
+		return; /* queued already: leave its func and place alone */
+	s = seq_snap();
 	head->func = func;
 	rcut_race_point(RCUT_RACE_CB_QUEUE); /* snapshot taken, not queued */
 	enqueue(head, s);

@@ -243,6 +243,8 @@ static int spawn(struct torture_run *run)
 		{ "stutter", c->stutter_ns > 0, torture_stutter },
 		{ "shuffle", c->shuffle_interval_ns > 0, torture_shuffle },
 		{ "preempter", c->preempt_duration_ns > 0, torture_preempter },
+		{ "object-debug", c->object_debug && f->call && f->barrier,
+		  torture_object_debug },
 	};
 	size_t nk = sizeof(kinds) / sizeof(kinds[0]);
 

@@ -26,6 +26,9 @@ void torture_shuffle(struct torture_thread *t);
 /* Called by every torture loop: wait while the stutter pauses the test. */
 void torture_stutter_wait(struct torture_thread *t);
 
+/* --object-debug: the duplicate call() test, once; then idle. */
+void torture_object_debug(struct torture_thread *t);
+
 void torture_barrier_poster(struct torture_thread *t);
 void torture_barrier_driver(struct torture_thread *t);
 int torture_barrier_init(struct torture_run *run);
