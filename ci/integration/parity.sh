@@ -72,3 +72,24 @@ t_object_debug_negative_control_fails() {
 	expect_out '^srcu-torture: !!! first failure at .*: undetected duplicate call: flavor srcu declares duplicate call\(\) detection, but did not report object-debug callback'
 	expect_out 'test complete: 0 duplicate reported by the flavor, 0 flagged by the harness'
 }
+
+t_updown_sections_cross_threads() {
+	run --scenario SRCU-UPDOWN --duration 3 --stat-interval 0
+	expect_status 0
+	expect_out '^srcu-torture:--- Start of test: .* n_up_down=32'
+	local line downs ups
+	line=$(grep -E '^srcu-torture: up/down readers: ' "$OUT") || die "no up/down summary"
+	read -r downs ups <<<"$(sed -E 's/.*: ([0-9]+) sections begun by down_read, ([0-9]+) ended.*/\1 \2/' <<<"$line")"
+	((downs > 0 && downs == ups)) || die "up/down: $downs begun, $ups ended"
+	(($(pipe_late_sum) == 0)) || die "pipe stages >= 2"
+	# Flavors without down_read/up_read say so and run none.
+	run --flavor memb rcutorture.n_up_down=8 --duration 1 --stat-interval 0
+	expect_status 0
+	expect_out '^memb-torture: n_up_down: flavor memb has no down_read/up_read: no up/down readers$'
+}
+
+t_updown_negative_control_fails() {
+	run --scenario BUSTED-UPDOWN --duration 20 --stat-interval 0
+	expect_status 1
+	expect_out '^srcu-torture: !!! first failure at .*: too-short grace period: up/down reader saw element .* at pipe stage [0-9]+: begun by down_read on CPU -?[0-9]+, ended by up_read on CPU -?[0-9]+'
+}

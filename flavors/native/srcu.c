@@ -51,6 +51,7 @@ static long hz = 1000;
 static long max_nodelay_phase = -1, max_nodelay = -1, retry_check_delay = -1;
 static long exp_holdoff = 25000; /* ns; the kernel's DEFAULT_SRCU_EXP_HOLDOFF */
 static long debug_objects = 1;	 /* detect call() on a queued head */
+static long busted_updown;	 /* negative control for down_read */
 
 static const struct rcut_param srcu_params[] = {
 	{ "policy",
@@ -72,6 +73,9 @@ static const struct rcut_param srcu_params[] = {
 	{ "debug_objects",
 	  "detect call() on a head still queued and report it, as the kernel's debug objects do (0: a negative control that drops the duplicate without reporting it)",
 	  RCUT_PARAM_BOOL, 0, 1, NULL, &debug_objects },
+	{ "busted_updown",
+	  "negative control: down_read withdraws its count at once, so an up/down section protects nothing (--n-up-down must FAIL)",
+	  RCUT_PARAM_BOOL, 0, 1, NULL, &busted_updown },
 	{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
 };
 
@@ -232,6 +236,35 @@ static void srcu_read_unlock(int token)
 	atomic_thread_fence(memory_order_seq_cst); /* C */
 	rcut_race_point(RCUT_RACE_READ_UNLOCK);
 	atomic_fetch_add_explicit(&cpus[token >> 1].unlock_count[token & 1], 1,
+				  memory_order_relaxed);
+}
+
+/*
+ * srcu_down_read(): a section another thread may end.  Counted like
+ * read_lock, on this thread's CPU; the token carries only the index that
+ * matters to up_read.
+ */
+static int srcu_down_read(void)
+{
+	int token = srcu_read_lock();
+
+	if (busted_updown) /* the negative control: hold nothing */
+		srcu_read_unlock(token);
+	return token & 1;
+}
+
+/*
+ * srcu_up_read(): ends a down_read section, counting the unlock on the
+ * ending thread's CPU (the kernel's srcu_up_read() does so on its own
+ * CPU): only the sums over every CPU, which grace periods compare, match.
+ */
+static void srcu_up_read(int idx)
+{
+	if (busted_updown)
+		return;
+	atomic_thread_fence(memory_order_seq_cst); /* C */
+	rcut_race_point(RCUT_RACE_READ_UNLOCK);
+	atomic_fetch_add_explicit(&cpus[my_slot()].unlock_count[idx & 1], 1,
 				  memory_order_relaxed);
 }
 
@@ -840,4 +873,6 @@ const struct rcut_flavor rcut_flavor_srcu = {
 	.cond_sync = srcu_cond_sync,
 	.stats = srcu_stats,
 	.ref_loop = srcu_ref_loop,
+	.down_read = srcu_down_read,
+	.up_read = srcu_up_read,
 };

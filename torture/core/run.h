@@ -33,6 +33,7 @@
 struct torture_run;
 struct torture_thread;
 struct torture_test;
+struct torture_updown;
 
 /* The barrier test's state (threads/barrier.c). */
 struct torture_barrier {
@@ -68,6 +69,7 @@ struct torture_run {
 	struct torture_mbchk *mbchk; /* one slot per reader */
 	struct torture_barrier barrier;
 	struct torture_onoff onoff;
+	struct torture_updown *updown;	   /* --n-up-down (threads/updown.c) */
 	unsigned long gp_seq_start;	   /* the flavor's, at the start */
 	atomic_bool stutter_paused;	   /* the stutter pauses the test */
 	_Atomic unsigned int witness_scan; /* callbacks.c: rotating start */

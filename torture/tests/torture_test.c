@@ -175,6 +175,9 @@ static int round_begin(struct torture_run *run, int round)
 	(void)round;
 	print_params(run, "Start of test");
 	print_origin(run);
+	if (run->cfg->n_up_down && !torture_updown_possible(run->flavor))
+		printf("%s-torture: n_up_down: flavor %s has no down_read/up_read: no up/down readers\n",
+		       run->flavor->name, run->flavor->name);
 	if (run->cfg->irqreader && !irqreader_possible(run->flavor))
 		printf("%s-torture: irqreader: the read side of flavor %s is not declared async-signal-safe: no signal-handler readers\n",
 		       run->flavor->name, run->flavor->name);
@@ -228,6 +231,7 @@ static int spawn(struct torture_run *run)
 	const struct rcut_config *c = run->cfg;
 	const struct rcut_flavor *f = run->flavor;
 	bool barrier = f->barrier && c->n_barrier_cbs > 0;
+	bool updown = c->n_up_down > 0 && torture_updown_possible(f);
 	const struct thread_kind kinds[] = {
 		{ "reader", run->nreaders, torture_reader },
 		{ "writer", 1, torture_writer },
@@ -245,10 +249,13 @@ static int spawn(struct torture_run *run)
 		{ "preempter", c->preempt_duration_ns > 0, torture_preempter },
 		{ "object-debug", c->object_debug && f->call && f->barrier,
 		  torture_object_debug },
+		{ "updown-down", updown, torture_updown_down },
+		{ "updown-up", updown, torture_updown_up },
 	};
 	size_t nk = sizeof(kinds) / sizeof(kinds[0]);
 
-	if (alloc_tables(run, kinds, nk, barrier))
+	if (alloc_tables(run, kinds, nk, barrier) ||
+	    (updown && torture_updown_init(run, (int)c->n_up_down)))
 		return -1;
 	for (size_t k = 0; k < nk; k++)
 		for (long i = 0; i < kinds[k].count; i++)
@@ -517,6 +524,7 @@ static void cleanup(struct torture_run *run)
 	run->threads.nreaders = 0;
 	torture_mbchk_cleanup(run);
 	torture_barrier_cleanup(run);
+	torture_updown_cleanup(run);
 	if (run->test_state && state(run)->parsed)
 		run->cfg = state(run)->parsed;
 	free(run->test_state);

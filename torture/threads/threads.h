@@ -26,6 +26,16 @@ void torture_shuffle(struct torture_thread *t);
 /* Called by every torture loop: wait while the stutter pauses the test. */
 void torture_stutter_wait(struct torture_thread *t);
 
+/*
+ * --n-up-down (threads/updown.c): sections begun by down_read on the
+ * "updown-down" thread and ended by up_read on the "updown-up" one.
+ */
+bool torture_updown_possible(const struct rcut_flavor *f);
+int torture_updown_init(struct torture_run *run, int n);
+void torture_updown_cleanup(struct torture_run *run);
+void torture_updown_down(struct torture_thread *t);
+void torture_updown_up(struct torture_thread *t);
+
 /* --object-debug: the duplicate call() test, once; then idle. */
 void torture_object_debug(struct torture_thread *t);
 
