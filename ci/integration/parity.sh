@@ -93,3 +93,30 @@ t_updown_negative_control_fails() {
 	expect_status 1
 	expect_out '^srcu-torture: !!! first failure at .*: too-short grace period: up/down reader saw element .* at pipe stage [0-9]+: begun by down_read on CPU -?[0-9]+, ended by up_read on CPU -?[0-9]+'
 }
+
+t_extendables_segments_succeed() {
+	for f in memb srcu prcu qsbr; do
+		run --flavor $f rcutorture.extendables=7 --duration 2 --stat-interval 0 --read-exit-burst 0
+		expect_status 0
+		expect_out "^$f-torture:--- Start of test: .* extendables=7"
+		(($(pipe_slot 0) > 0)) || die "$f: no reads"
+		(($(pipe_late_sum) == 0)) || die "$f: pipe stages >= 2"
+	done
+	run --scenario SRCU-EXTEND --duration 3 --stat-interval 0
+	expect_status 0
+	(($(text_field nt) > 0)) || die "no signal-handler reads"
+	bad_input "--extendables: '8' is not" --extendables 8
+}
+
+t_extendables_negative_control_prints_segments() {
+	run --scenario BUSTED-EXTEND --duration 2 --stat-interval 0
+	expect_status 1
+	expect_out "^busted-torture: !!! first failure at .* in a section of [0-9]+ segments \(the reader segments are printed at the end\)$"
+	expect_out '^busted-torture: Failure/close-call rcutorture reader segments: \(reader [0-9]+, failure\)$'
+	expect_out '^busted-torture: 	0: 0x[0-9a-f]+( [0-9]+us)?( preempted)?( SIGMASK)?( PREEMPT)?( DELAY)? RCU_1( RCU_2)?$'
+	expect_out '^busted-torture: 	1: '
+	# Classic readers print no segment list.
+	run --flavor busted --duration 1 --stat-interval 0
+	expect_status 1
+	if grep -q 'reader segments' "$OUT"; then die "segments printed without --extendables"; fi
+}

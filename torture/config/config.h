@@ -70,6 +70,12 @@ struct rcut_ref_config {
 	long threads[RCUT_MAX_SWEEP];
 };
 
+/* --extendables: the segment kinds readers may use (threads/reader_segments.c). */
+#define RCUT_EXTEND_SIGMASK 0x1 /* signal-masked stretches */
+#define RCUT_EXTEND_PREEMPT 0x2 /* preemption points */
+#define RCUT_EXTEND_DELAY 0x4	/* in-section delays */
+#define RCUT_EXTEND_ALL 0x7
+
 struct rcut_config {
 	enum rcut_action action;
 	int test;		 /* enum rcut_test */

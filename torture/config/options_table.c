@@ -186,7 +186,7 @@ const struct rcut_opt
 			  .max = 7,
 			  .tests = RCUT_T_TORTURE,
 			  .group = RCUT_GROUP_THREADS,
-			  .help = "Reader segments: readers build each section from a random list of 1 to 8 segments, nested read-side sections overlapping at every change (where sections nest) plus the kinds in MASK: 1 signal-masked stretches, 2 preemption points, 4 in-section delays; a failing reader's segment list is printed; 0 to 7, 0: classic readers (default: 0; the kernel's 0x1f)",
+			  .help = "Reader segments: readers build each section from a random list of 2 to 9 segments inside one outer read-side section: a nested section coming and going (where sections nest) and the kinds in MASK: 1 signal-masked stretches, 2 preemption points, 4 in-section delays; a failing reader's segment list is printed; 0 to 7, 0: classic readers (default: 0; the kernel's 0x1f)",
 			  AT(61, 0, 0),
 			  .if_set = RCUT_T_TORTURE },
 			{ .name = "object-debug",

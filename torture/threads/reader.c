@@ -112,8 +112,8 @@ static unsigned long gp_diff(const struct rcut_flavor *f, unsigned long end,
  * reader holds it.  Checked on entry, as the kernel does, and again after
  * the delay, which catches an element freed under a sleeping reader.
  */
-static void check_in_use(struct torture_thread *t, struct torture_elem *p,
-			 const char *when)
+void torture_read_check_in_use(struct torture_thread *t, struct torture_elem *p,
+			       const char *when)
 {
 	if (atomic_load_explicit(&p->mbtest, memory_order_relaxed))
 		return;
@@ -142,6 +142,8 @@ bool torture_one_read(struct torture_thread *t)
 	bool watch;
 	int pipe = 0;
 
+	if (t->run->cfg->extendables)
+		return torture_one_read_segments(t);
 	if ((f->caps & RCUT_CAP_NESTING) && t->run->read_nesting &&
 	    t->run->cfg->reader_nesting > 1 &&
 	    torture_random(&t->rand) % 8 == 0)
@@ -158,13 +160,13 @@ bool torture_one_read(struct torture_thread *t)
 	started = gp_seq(f);
 	p = atomic_load_explicit(&t->run->pool.current, memory_order_consume);
 	if (p) {
-		check_in_use(t, p, "on entry");
+		torture_read_check_in_use(t, p, "on entry");
 		torture_mbchk_read(t, p);
 		if (preempted)
 			hold_after_preemption(t, &rs);
 		else if (t->run->read_delays)
 			read_delay(t, &rs);
-		check_in_use(t, p, "after the in-section delay");
+		torture_read_check_in_use(t, p, "after the in-section delay");
 		pipe = atomic_load_explicit(&p->pipe_count,
 					    memory_order_relaxed);
 	}

@@ -8,12 +8,20 @@
 
 #include "../core/run.h"
 #include <stdbool.h>
+#include <stdio.h>
 
 /* Thread bodies. */
 void torture_reader(struct torture_thread *t);
 void torture_read_exit(struct torture_thread *t);
 /* One read-side section with all checks; false if nothing to read yet. */
 bool torture_one_read(struct torture_thread *t);
+/* The same built from --extendables' random segments (reader_segments.c). */
+bool torture_one_read_segments(struct torture_thread *t);
+/* The first failing reader's segments, if any, in the kernel's format. */
+void torture_segments_print(struct torture_run *run, FILE *out);
+/* rtmbe: p must still be in use while a reader holds it (reader.c). */
+void torture_read_check_in_use(struct torture_thread *t, struct torture_elem *p,
+			       const char *when);
 
 void torture_writer(struct torture_thread *t);
 void torture_fakewriter(struct torture_thread *t);
