@@ -68,13 +68,18 @@ void rcut_flavor_caps(const struct rcut_flavor *f, char *buf, size_t len)
 
 	if (f->synchronize_expedited)
 		exp = f->caps & RCUT_CAP_EXP_IS_SYNC ? ",exp=sync" : ",exp";
-	snprintf(buf, len, "sync%s%s%s%s%s%s%s%s", exp, f->call ? ",call" : "",
-		 f->barrier ? ",barrier" : "",
+	unsigned int caps = rcut_flavor_caps_of(f);
+	bool updown = RCUT_FLAVOR_HAS(f, 3) && f->down_read && f->up_read;
+
+	snprintf(buf, len, "sync%s%s%s%s%s%s%s%s%s%s%s", exp,
+		 f->call ? ",call" : "", f->barrier ? ",barrier" : "",
 		 f->set_call_mode ? ",call-modes" : "",
 		 f->poll_gp_state ? ",poll" : "", f->cond_sync ? ",cond" : "",
 		 f->caps & RCUT_CAP_QSBR ? ",qsbr" : "",
-		 f->caps & RCUT_CAP_READER_MAY_BLOCK ? ",blocking-readers" :
-						       "");
+		 f->caps & RCUT_CAP_READER_MAY_BLOCK ? ",blocking-readers" : "",
+		 caps & RCUT_CAP_READ_SIGNAL_SAFE ? ",signal-safe-readers" : "",
+		 caps & RCUT_CAP_DOUBLE_CALL ? ",double-call-detect" : "",
+		 updown ? ",up-down" : "");
 }
 
 /* The current value of p as text: a choice name for an enum. */
