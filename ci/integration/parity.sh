@@ -120,3 +120,41 @@ t_extendables_negative_control_prints_segments() {
 	expect_status 1
 	if grep -q 'reader segments' "$OUT"; then die "segments printed without --extendables"; fi
 }
+
+# The man page's KERNEL PARAMETER PARITY section, one "NAME<TAB>row" a line.
+parity_rows() {
+	awk '/^\.SH "KERNEL PARAMETER PARITY"/ { on = 1; next }
+	     /^\.SH / { on = 0 }
+	     on && /^\.B [a-z]+\.[a-z_0-9]+$/ { name = $2; getline; print name "\t" $0 }' man/rcutorture.1
+}
+
+t_parity_table_covers_every_kernel_parameter() {
+	local rows name row n=0
+	rows=$(parity_rows)
+	[[ -n $rows ]] || die "no KERNEL PARAMETER PARITY section in man/rcutorture.1"
+	while read -r name; do
+		[[ -z $name || $name == \#* ]] && continue
+		n=$((n + 1))
+		row=$(awk -F '\t' -v n="$name" '$1 == n { print $2 }' <<<"$rows")
+		[[ -n $row ]] || die "parity table: no row for $name"
+		[[ $row =~ ^(supported|analogue|not\ applicable):\ .+\.$ ]] ||
+			die "parity table: $name: '$row' is not 'supported|analogue|not applicable: why.'"
+	done <ci/kernel-params.txt
+	((n >= 90)) || die "ci/kernel-params.txt lists only $n parameters"
+	# No row for a parameter the list lacks, none twice, none missing.
+	[[ $(cut -f1 <<<"$rows" | sort | uniq -d) == "" ]] || die "parity rows twice: $(cut -f1 <<<"$rows" | sort | uniq -d)"
+	(($(wc -l <<<"$rows") == n)) || die "parity table has $(wc -l <<<"$rows") rows, the list $n"
+	if grep -qi 'missing' <<<"$rows"; then die "a parity row says missing"; fi
+}
+
+t_parity_table_options_exist() {
+	# Every option a parity row names is a real option of this binary.
+	local opt opts
+	run --help
+	expect_status 0
+	opts=$(parity_rows | grep -oE '\\fB(\\-)+[a-z]([a-z]|\\-)*' | sed -E 's/\\fB//; s/\\-/-/g' | sort -u)
+	(($(wc -w <<<"$opts") >= 20)) || die "parity table names only: $opts"
+	for opt in $opts; do
+		grep -qE -- "(^|[ ,])$opt([=, ]|$)" "$OUT" || die "parity table names $opt, which --help lacks"
+	done
+}
