@@ -14,6 +14,9 @@ t_irqreader_reads_in_signal_handlers() {
 		expect_status 0
 		expect_out "^$f-torture:--- Start of test: .* irqreader=1"
 		(($(nt_count) > 100)) || die "$f: only $(nt_count) signal-handler reads"
+		# Some interrupted the reader inside its own section.
+		grep -qE "^$f-torture: irqreader: $(nt_count) signal-handler reads, [1-9][0-9]* of them nested in the interrupted reader's own section$" "$OUT" ||
+			die "$f: no nested signal-handler reads: $(grep 'irqreader:' "$OUT")"
 		(($(pipe_late_sum) == 0)) || die "$f: pipe stages >= 2"
 	done
 	# Off by default, and then nt: stays 0 and the line omits it.

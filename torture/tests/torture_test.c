@@ -496,6 +496,7 @@ static int final_report(struct torture_run *run, bool stalled_run, bool drained)
 	rcut_report_stats(stdout, name, &s);
 	rcut_report_rates(stdout, name, &s);
 	torture_segments_print(run, stdout);
+	irqreader_summary(run, stdout);
 	print_first_failure(run);
 	status = torture_test_verdict(run, &s, stalled_run);
 	print_params(run, end_of_test[status]);

@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -57,6 +58,9 @@ static void irq_one_read(struct torture_thread *t)
 	int idx, pipe = 0, bad = 0;
 
 	counter_inc(&run->counters.irq_reads);
+	/* Odd: the interrupted reader is inside its own section. */
+	if (atomic_load_explicit(&t->section, memory_order_relaxed) & 1)
+		counter_inc(&run->counters.irq_nested);
 	idx = f->read_lock();
 	p = atomic_load_explicit(&run->pool.current, memory_order_consume);
 	if (p) {
@@ -149,6 +153,17 @@ void irqreader_disarm(struct torture_thread *t)
 	/* A signal still pending finds the thread disarmed and returns. */
 	timer_delete((timer_t)t->irq_timer);
 	t->irq_timer = NULL;
+}
+
+void irqreader_summary(struct torture_run *run, FILE *out)
+{
+	if (!run->cfg->irqreader || !irqreader_possible(run->flavor))
+		return;
+	fprintf(out,
+		"%s-torture: irqreader: %llu signal-handler reads, %llu of them nested in the interrupted reader's own section\n",
+		run->flavor->name,
+		(unsigned long long)atomic_load(&run->counters.irq_reads),
+		(unsigned long long)atomic_load(&run->counters.irq_nested));
 }
 
 void irqreader_check(struct torture_thread *t)

@@ -10,6 +10,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 /*
  * Our signal: not SIGUSR1 (liburcu's signal flavor), not SIGRTMIN
@@ -32,6 +33,9 @@ int irqreader_arm(struct torture_thread *t);
 
 /* Stop t's timer; the handler reads nothing more on t.  Idempotent. */
 void irqreader_disarm(struct torture_thread *t);
+
+/* The closing line: handler reads, and how many nested in a section. */
+void irqreader_summary(struct torture_run *run, FILE *out);
 
 /* Report, from t itself, the first bad read its handler saw. */
 void irqreader_check(struct torture_thread *t);
