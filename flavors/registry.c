@@ -29,6 +29,7 @@ const struct rcut_flavor_entry rcut_builtin_flavors[] = {
 	{ &rcut_flavor_busted_hotplug, NULL },
 	{ &rcut_flavor_busted_hang, NULL },
 	{ &rcut_flavor_busted_crash, NULL },
+	{ &rcut_flavor_busted_irq, NULL },
 	{ NULL, NULL },
 };
 
@@ -69,13 +70,18 @@ void rcut_flavor_caps(const struct rcut_flavor *f, char *buf, size_t len)
 
 	if (f->synchronize_expedited)
 		exp = f->caps & RCUT_CAP_EXP_IS_SYNC ? ",exp=sync" : ",exp";
-	snprintf(buf, len, "sync%s%s%s%s%s%s%s%s", exp, f->call ? ",call" : "",
-		 f->barrier ? ",barrier" : "",
+	unsigned int caps = rcut_flavor_caps_of(f);
+	bool updown = RCUT_FLAVOR_HAS(f, 3) && f->down_read && f->up_read;
+
+	snprintf(buf, len, "sync%s%s%s%s%s%s%s%s%s%s%s", exp,
+		 f->call ? ",call" : "", f->barrier ? ",barrier" : "",
 		 f->set_call_mode ? ",call-modes" : "",
 		 f->poll_gp_state ? ",poll" : "", f->cond_sync ? ",cond" : "",
 		 f->caps & RCUT_CAP_QSBR ? ",qsbr" : "",
-		 f->caps & RCUT_CAP_READER_MAY_BLOCK ? ",blocking-readers" :
-						       "");
+		 f->caps & RCUT_CAP_READER_MAY_BLOCK ? ",blocking-readers" : "",
+		 caps & RCUT_CAP_READ_SIGNAL_SAFE ? ",signal-safe-readers" : "",
+		 caps & RCUT_CAP_DOUBLE_CALL ? ",double-call-detect" : "",
+		 updown ? ",up-down" : "");
 	/* ABI version 3's hooks, after the older ones. */
 	used = strlen(buf);
 	snprintf(buf + used, len - used, "%s%s%s%s",

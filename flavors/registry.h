@@ -56,5 +56,6 @@ extern const struct rcut_flavor rcut_flavor_busted_barrier;
 extern const struct rcut_flavor rcut_flavor_busted_hotplug;
 extern const struct rcut_flavor rcut_flavor_busted_hang;
 extern const struct rcut_flavor rcut_flavor_busted_crash;
+extern const struct rcut_flavor rcut_flavor_busted_irq;
 
 #endif /* FLAVORS_REGISTRY_H */

@@ -23,7 +23,7 @@ struct rcut_snapshot {
 	uint64_t rtmbe;		 /* reader saw an element marked not-in-use */
 	uint64_t mbchk_fail, mbchk_tries; /* rtmbkf */
 	uint64_t rtbe, rtbke, rtbf, rtb;  /* barrier / boost errors */
-	uint64_t nt;			  /* timer reads (none in userspace) */
+	uint64_t nt; /* --irqreader: signal-handler reads */
 	uint64_t barrier_ok, barrier_attempts, barrier_errors;
 	uint64_t barrier_ns_sum, barrier_ns_max; /* barrier-test latency */
 	uint64_t read_exits;

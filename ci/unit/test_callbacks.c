@@ -168,6 +168,71 @@ static void never_invoked_is_in_flight(void **state)
 	assert_int_equal(fn_calls, 3);
 }
 
+/* A flavor that declares duplicate detection; reports unless told not. */
+static bool detector_reports;
+static void detecting_call(struct rcut_head *head,
+			   void (*func)(struct rcut_head *head))
+{
+	for (int i = 0; i < fake.n; i++)
+		if (fake.head[i] == head) {
+			if (detector_reports)
+				rcut_double_call(head);
+			return;
+		}
+	fake_call(head, func);
+}
+
+static const struct rcut_flavor detecting_flavor = {
+	.abi_version = 3,
+	.name = "detecting",
+	.caps = RCUT_CAP_DOUBLE_CALL,
+	.synchronize = fake_synchronize,
+	.call = detecting_call,
+};
+
+/* call() on a queued head: the harness flags it, the flavor never sees it. */
+static void double_post_is_flagged_by_the_harness(void **state)
+{
+	struct torture_cb cb = { 0 };
+
+	(void)state;
+	torture_cb_post(&run, &cb, "unit", count_fn);
+	assert_true(
+		torture_cb_post_again(&run, &cb)); /* expected: no failure */
+	assert_int_equal(counter(&run.counters.cbs_double_harness), 1);
+	assert_false(failed_with("duplicate call"));
+	torture_cb_post(&run, &cb, "unit", count_fn); /* unexpected: failure */
+	assert_int_equal(counter(&run.counters.cbs_double), 2);
+	assert_true(failed_with("duplicate call"));
+	assert_int_equal(fake_queued(), 1);
+	assert_int_equal(counter(&run.counters.cbs_posted), 1);
+	assert_int_equal(fake_invoke_all(), 1);
+	assert_int_equal(fn_calls, 1);
+	assert_false(torture_cb_post_again(&run, &cb)); /* idle again */
+}
+
+/* A declaring flavor must report the duplicate; silence is a failure. */
+static void declaring_flavor_must_report(void **state)
+{
+	struct torture_cb cb = { 0 };
+
+	(void)state;
+	run.flavor = &detecting_flavor;
+	torture_signal_run = &run;
+	detector_reports = true;
+	torture_cb_post(&run, &cb, "unit", count_fn);
+	assert_true(torture_cb_post_again(&run, &cb));
+	assert_int_equal(counter(&run.counters.cbs_double_flavor), 1);
+	assert_int_equal(counter(&run.counters.cbs_double_harness), 0);
+	assert_false(failed_with("undetected duplicate call"));
+	detector_reports = false;
+	assert_true(torture_cb_post_again(&run, &cb));
+	assert_true(failed_with("undetected duplicate call"));
+	assert_int_equal(fake_invoke_all(), 1);
+	assert_int_equal(fn_calls, 1);
+	run.flavor = &fake_flavor;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +242,9 @@ int main(void)
 		cmocka_unit_test_setup(later_section_is_no_witness, setup),
 		cmocka_unit_test_setup(invoked_twice_is_a_duplicate, setup),
 		cmocka_unit_test_setup(never_invoked_is_in_flight, setup),
+		cmocka_unit_test_setup(double_post_is_flagged_by_the_harness,
+				       setup),
+		cmocka_unit_test_setup(declaring_flavor_must_report, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

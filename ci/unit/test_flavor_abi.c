@@ -3,6 +3,8 @@
  * Unit tests: the flavor ABI versions the loader takes.  Version 2 added
  * race points (exported calls) and no table field, so a version-1 table
  * validates; versions outside 1..RCUT_FLAVOR_ABI_VERSION do not.
+ * Version 3 added capability flags and fields at the end of the table,
+ * which the harness reads only from version 3 tables.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -61,6 +63,24 @@ static void v3_hooks_only_from_v3_tables(void **state)
 	}
 }
 
+/* A v1 or v2 table's v3 capability bits are not taken for real. */
+static void v3_caps_only_from_v3_tables(void **state)
+{
+	struct rcut_flavor f = rcut_flavor_busted;
+
+	(void)state;
+	f.caps = RCUT_CAP_NESTING | RCUT_CAP_READ_SIGNAL_SAFE |
+		 RCUT_CAP_DOUBLE_CALL;
+	f.abi_version = 3;
+	assert_true(RCUT_FLAVOR_HAS(&f, 3));
+	assert_int_equal(rcut_flavor_caps_of(&f), f.caps);
+	for (unsigned int v = 1; v <= 2; v++) {
+		f.abi_version = v;
+		assert_false(RCUT_FLAVOR_HAS(&f, 3));
+		assert_int_equal(rcut_flavor_caps_of(&f), RCUT_CAP_NESTING);
+	}
+}
+
 /* Every race-point kind has a slot below RCUT_RACE_NWHERE. */
 static void race_kinds_are_dense(void **state)
 {
@@ -75,6 +95,7 @@ int main(void)
 		cmocka_unit_test(versions_one_to_current_load),
 		cmocka_unit_test(v3_hooks_only_from_v3_tables),
 		cmocka_unit_test(race_kinds_are_dense),
+		cmocka_unit_test(v3_caps_only_from_v3_tables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,7 +34,9 @@ const struct rcut_flavor rcut_flavor_busted = {
 	.abi_version = RCUT_FLAVOR_ABI_VERSION,
 	.name = "busted",
 	.description = "negative control: no grace periods at all (must FAIL)",
-	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING,
+	/* Its read side does nothing at all: safe anywhere. */
+	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
+		RCUT_CAP_READ_SIGNAL_SAFE,
 	.read_lock = busted_read_lock,
 	.read_unlock = busted_read_unlock,
 	.synchronize = busted_synchronize,

@@ -21,7 +21,8 @@ const struct rcut_flavor rcut_flavor_busted_barrier = {
 	URCU_ADAPTER_OPS.name = "busted-barrier",
 	.description =
 		"negative control: urcu-memb whose barrier does not wait (must FAIL with rtbe)",
+	/* urcu-memb's read side: signal-safe, as memb.c says. */
 	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
-		RCUT_CAP_EXP_IS_SYNC,
+		RCUT_CAP_EXP_IS_SYNC | RCUT_CAP_READ_SIGNAL_SAFE,
 	.barrier = busted_barrier_barrier,
 };

@@ -64,8 +64,9 @@ const struct rcut_flavor rcut_flavor_busted_cb = {
 	URCU_ADAPTER_OPS.name = "busted-cb",
 	.description =
 		"negative control: urcu-memb whose call() is broken (must FAIL)",
+	/* urcu-memb's read side: signal-safe, as memb.c says. */
 	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
-		RCUT_CAP_EXP_IS_SYNC,
+		RCUT_CAP_EXP_IS_SYNC | RCUT_CAP_READ_SIGNAL_SAFE,
 	.params = busted_cb_params,
 	.call = busted_cb_call,
 };

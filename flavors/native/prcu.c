@@ -594,8 +594,12 @@ const struct rcut_flavor rcut_flavor_prcu = {
 	.name = "prcu",
 	.description =
 		"PRCU (TPDS 2016, Linux RFC 2018): version consensus over per-CPU reader counts, membarrier for stragglers",
+	/*
+	 * Signal-safe read side: per-CPU atomic counters and thread-local
+	 * data only; a handler's section on the same CPU nets to zero.
+	 */
 	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
-		RCUT_CAP_EXP_IS_SYNC,
+		RCUT_CAP_EXP_IS_SYNC | RCUT_CAP_READ_SIGNAL_SAFE,
 	.params = prcu_params,
 	.init = prcu_init,
 	.cleanup = prcu_cleanup,

@@ -50,6 +50,8 @@ static long hz = 1000;
 /* -1: from the policy. */
 static long max_nodelay_phase = -1, max_nodelay = -1, retry_check_delay = -1;
 static long exp_holdoff = 25000; /* ns; the kernel's DEFAULT_SRCU_EXP_HOLDOFF */
+static long debug_objects = 1;	 /* detect call() on a queued head */
+static long busted_updown;	 /* negative control for down_read */
 
 static const struct rcut_param srcu_params[] = {
 	{ "policy",
@@ -68,6 +70,12 @@ static const struct rcut_param srcu_params[] = {
 	{ "exp_holdoff",
 	  "nanoseconds after a grace period before an idle synchronize() is expedited (0: never)",
 	  RCUT_PARAM_INT, 0, 1000000000, NULL, &exp_holdoff },
+	{ "debug_objects",
+	  "detect call() on a head still queued and report it, as the kernel's debug objects do (0: a negative control that drops the duplicate without reporting it)",
+	  RCUT_PARAM_BOOL, 0, 1, NULL, &debug_objects },
+	{ "busted_updown",
+	  "negative control: down_read withdraws its count at once, so an up/down section protects nothing (--n-up-down must FAIL)",
+	  RCUT_PARAM_BOOL, 0, 1, NULL, &busted_updown },
 	{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
 };
 
@@ -106,6 +114,11 @@ static atomic_bool worker_idle;
 static _Atomic uint64_t hold_until_ns; /* gp_stall: the worker waits */
 
 #define NEXT(h) (*(struct rcut_head **)&(h)->flavor_priv[0])
+/*
+ * flavor_priv[2] points here while a head is queued by call(): the
+ * kernel's debug-objects state for an rcu_head, kept in the head itself.
+ */
+static char queued_mark;
 
 static unsigned long get_tag(const struct rcut_head *h)
 {
@@ -224,6 +237,35 @@ static void srcu_read_unlock(int token)
 	atomic_thread_fence(memory_order_seq_cst); /* C */
 	rcut_race_point(RCUT_RACE_READ_UNLOCK);
 	atomic_fetch_add_explicit(&cpus[token >> 1].unlock_count[token & 1], 1,
+				  memory_order_relaxed);
+}
+
+/*
+ * srcu_down_read(): a section another thread may end.  Counted like
+ * read_lock, on this thread's CPU; the token carries only the index that
+ * matters to up_read.
+ */
+static int srcu_down_read(void)
+{
+	int token = srcu_read_lock();
+
+	if (busted_updown) /* the negative control: hold nothing */
+		srcu_read_unlock(token);
+	return token & 1;
+}
+
+/*
+ * srcu_up_read(): ends a down_read section, counting the unlock on the
+ * ending thread's CPU (the kernel's srcu_up_read() does so on its own
+ * CPU): only the sums over every CPU, which grace periods compare, match.
+ */
+static void srcu_up_read(int idx)
+{
+	if (busted_updown)
+		return;
+	atomic_thread_fence(memory_order_seq_cst); /* C */
+	rcut_race_point(RCUT_RACE_READ_UNLOCK);
+	atomic_fetch_add_explicit(&cpus[my_slot()].unlock_count[idx & 1], 1,
 				  memory_order_relaxed);
 }
 
@@ -381,6 +423,8 @@ static void invoke_ready(void)
 	while (list) {
 		struct rcut_head *next = NEXT(list);
 
+		if (list->flavor_priv[2] == &queued_mark)
+			list->flavor_priv[2] = NULL;
 		list->func(list);
 		list = next;
 	}
@@ -614,10 +658,30 @@ static void enqueue(struct rcut_head *head, unsigned long s)
 		wake_worker();
 }
 
+/*
+ * Mark head queued; false if it already was, reported unless
+ * srcu.debug_objects=0 (the negative control drops it silently).
+ */
+static bool mark_queued(struct rcut_head *head)
+{
+	bool dup;
+
+	pthread_mutex_lock(&cb_mutex);
+	dup = head->flavor_priv[2] == &queued_mark;
+	head->flavor_priv[2] = &queued_mark;
+	pthread_mutex_unlock(&cb_mutex);
+	if (dup && debug_objects)
+		rcut_double_call(head);
+	return !dup;
+}
+
 static void srcu_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 {
-	unsigned long s = seq_snap();
+	unsigned long s;
 
+	if (!mark_queued(head))
+		return; /* queued already: leave its func and place alone */
+	s = seq_snap();
 	head->func = func;
 	rcut_race_point(RCUT_RACE_CB_QUEUE); /* snapshot taken, not queued */
 	enqueue(head, s);
@@ -832,7 +896,12 @@ const struct rcut_flavor rcut_flavor_srcu = {
 	.name = "srcu",
 	.description =
 		"Tree-SRCU-style sleepable RCU: two-index per-CPU counters, flip-and-drain, the kernel's 2022 delay tunables",
-	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING,
+	/*
+	 * Signal-safe read side: per-CPU atomic counters and thread-local
+	 * data only.  call() detects a head queued twice (srcu_call()).
+	 */
+	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
+		RCUT_CAP_READ_SIGNAL_SAFE | RCUT_CAP_DOUBLE_CALL,
 	.params = srcu_params,
 	.init = srcu_init,
 	.cleanup = srcu_cleanup,
@@ -854,4 +923,6 @@ const struct rcut_flavor rcut_flavor_srcu = {
 	.start_gp_poll_full = srcu_start_gp_poll_full,
 	.poll_gp_state_full = srcu_poll_gp_state_full,
 	.cond_sync_full = srcu_cond_sync_full,
+	.down_read = srcu_down_read,
+	.up_read = srcu_up_read,
 };

@@ -11,6 +11,11 @@ const struct rcut_flavor rcut_flavor_bp = {
 	URCU_ADAPTER_OPS.name = "bp",
 	.description =
 		"liburcu urcu-bp: bulletproof, threads register on first read",
+	/*
+	 * Not RCUT_CAP_READ_SIGNAL_SAFE: liburcu 0.13's README allows
+	 * read-side sections in signal handlers only with memb and mb, and
+	 * bp's first read_lock registers the thread (a mutex, a malloc).
+	 */
 	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
 		RCUT_CAP_EXP_IS_SYNC,
 };

@@ -11,6 +11,11 @@ const struct rcut_flavor rcut_flavor_memb = {
 	URCU_ADAPTER_OPS.name = "memb",
 	.description =
 		"liburcu urcu-memb: sys_membarrier readers (no barrier in the read side)",
+	/*
+	 * liburcu 0.13's README ("Being careful with signals"): read-side
+	 * sections are allowed in a signal handler (not one on a
+	 * sigaltstack) with liburcu-memb and liburcu-mb.
+	 */
 	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
-		RCUT_CAP_EXP_IS_SYNC,
+		RCUT_CAP_EXP_IS_SYNC | RCUT_CAP_READ_SIGNAL_SAFE,
 };

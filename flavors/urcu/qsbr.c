@@ -12,6 +12,10 @@ const struct rcut_flavor rcut_flavor_qsbr = {
 	URCU_ADAPTER_OPS.name = "qsbr",
 	.description =
 		"liburcu urcu-qsbr: free read side, readers report quiescent states",
+	/*
+	 * Not RCUT_CAP_READ_SIGNAL_SAFE: liburcu 0.13's README forbids
+	 * read-side sections in signal handlers with liburcu-qsbr.
+	 */
 	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING | RCUT_CAP_QSBR |
 		RCUT_CAP_EXP_IS_SYNC,
 };

@@ -11,6 +11,10 @@ const struct rcut_flavor rcut_flavor_signal = {
 	URCU_ADAPTER_OPS.name = "signal",
 	.description =
 		"liburcu urcu-signal: readers forced to order by SIGUSR1",
+	/*
+	 * Not RCUT_CAP_READ_SIGNAL_SAFE: liburcu 0.13's README allows
+	 * read-side sections in signal handlers only with memb and mb.
+	 */
 	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
 		RCUT_CAP_EXP_IS_SYNC,
 };

@@ -9,8 +9,10 @@
  *
  * ABI versions: 1 is the ops table below; 2 adds race points
  * (rcut_race_point(), at the end of this file), calls into the harness
- * that leave struct rcut_flavor unchanged; 3 adds optional hooks at the
- * end of struct rcut_flavor (read them with RCUT_FLAVOR_V3()).  The harness loads tables of
+ * that leave struct rcut_flavor unchanged; 3 adds the capability flags
+ * RCUT_CAP_READ_SIGNAL_SAFE and RCUT_CAP_DOUBLE_CALL, the harness call
+ * rcut_double_call() and optional hooks at the end of struct rcut_flavor
+ * (read them with RCUT_FLAVOR_V3()).  The harness loads tables of
  * any version from RCUT_FLAVOR_ABI_MIN_VERSION to RCUT_FLAVOR_ABI_VERSION.
  * Fields added to struct rcut_flavor by a later version go at its end,
  * and the harness reads them only from tables that declare that version.
@@ -63,6 +65,20 @@ struct rcut_param {
 #define RCUT_CAP_NESTING (1u << 2) /* read sections nest */
 /* synchronize_expedited is the normal synchronize (no expedited GPs). */
 #define RCUT_CAP_EXP_IS_SYNC (1u << 3)
+/*
+ * ABI version 3: read_lock and read_unlock are async-signal-safe: a
+ * signal handler may run a whole read-side section on a thread it
+ * interrupted anywhere, inside that thread's own section or its
+ * read_lock/read_unlock included (the kernel's irq_capable; --irqreader
+ * runs such readers).  The harness reads it only from version 3 tables.
+ */
+#define RCUT_CAP_READ_SIGNAL_SAFE (1u << 4)
+/*
+ * ABI version 3: call() detects a head passed to it again while still
+ * queued (the kernel's debug_objects): it then calls rcut_double_call()
+ * and does not queue the head a second time (--object-debug checks it).
+ */
+#define RCUT_CAP_DOUBLE_CALL (1u << 5)
 
 /*
  * Where call() queues callbacks (--call-rcu): one queue for the process,
@@ -151,7 +167,7 @@ struct rcut_flavor {
 
 	/*
 	 * --- ABI version 3 (deliberate stalls, full cookies, call-queue
-	 * toggling).  A table of version 1 or 2 ends above: the harness
+	 * toggling, up/down readers).  A table of version 1 or 2 ends above: the harness
 	 * reads these fields only through RCUT_FLAVOR_V3().  All optional.
 	 */
 	/*
@@ -175,11 +191,31 @@ struct rcut_flavor {
 	 * be invoked exactly once.  Returns 0, or -1 if mode is not offered.
 	 */
 	int (*switch_call_mode)(enum rcut_call_mode mode);
+	/*
+	 * Optional up/down read-side sections (the kernel's srcu_down_read
+	 * and srcu_up_read): a section that down_read() begins on one
+	 * thread and up_read(idx) ends on another, which need not be
+	 * registered on the same simulated CPU.  A grace period waits for
+	 * it like for any reader.  Both or neither (--n-up-down uses them).
+	 */
+	int (*down_read)(void);
+	void (*up_read)(int idx);
 	/* --- end of ABI version 3 --- */
 };
 
 /* A version-3 hook of f, or NULL for older tables (which end before it). */
 #define RCUT_FLAVOR_V3(f, hook) ((f)->abi_version >= 3 ? (f)->hook : NULL)
+
+/* Whether table f has the fields of ABI version v (read them only then). */
+#define RCUT_FLAVOR_HAS(f, v) ((f)->abi_version >= (v))
+
+/* f's capability flags as the harness reads them: v3 bits only from v3. */
+static inline unsigned int rcut_flavor_caps_of(const struct rcut_flavor *f)
+{
+	return RCUT_FLAVOR_HAS(f, 3) ? f->caps :
+				       f->caps & ~(RCUT_CAP_READ_SIGNAL_SAFE |
+						   RCUT_CAP_DOUBLE_CALL);
+}
 
 /*
  * The simulated CPU the calling torture thread runs on, for flavors with
@@ -201,8 +237,10 @@ int rcut_nr_cpus(void);
  * yields, spins or sleeps there (microseconds mostly, now and then longer
  * than a grace period); otherwise the call costs one relaxed load and a
  * not-taken branch, so it may sit in read_lock's fast path.  The harness
- * counts hits per kind.  A race point may block: never call one where the
- * flavor cannot sleep (a signal handler).
+ * counts hits per kind.  A race point may block (spin, yield or sleep),
+ * so call one only where the flavor may be delayed; it is
+ * async-signal-safe, so a read_lock that runs in a signal handler
+ * (RCUT_CAP_READ_SIGNAL_SAFE) may keep its race point.
  */
 enum rcut_race_where {
 	RCUT_RACE_READ_LOCK,   /* read_lock: phase read, count not published */
@@ -229,5 +267,12 @@ static inline void rcut_race_point(enum rcut_race_where where)
 		    __atomic_load_n(&rcut_race_enabled, __ATOMIC_RELAXED), 0))
 		rcut_race_delay(where);
 }
+
+/*
+ * ABI version 3: a flavor that declares RCUT_CAP_DOUBLE_CALL calls this
+ * from call() when head is already queued, instead of queueing it again.
+ * The harness counts it (and --object-debug expects it).
+ */
+void rcut_double_call(struct rcut_head *head);
 
 #endif /* RCUTORTURE_FLAVOR_H */

@@ -74,6 +74,12 @@ struct rcut_ref_config {
 	long threads[RCUT_MAX_SWEEP];
 };
 
+/* --extendables: the segment kinds readers may use (threads/reader_segments.c). */
+#define RCUT_EXTEND_SIGMASK 0x1 /* signal-masked stretches */
+#define RCUT_EXTEND_PREEMPT 0x2 /* preemption points */
+#define RCUT_EXTEND_DELAY 0x4	/* in-section delays */
+#define RCUT_EXTEND_ALL 0x7
+
 struct rcut_config {
 	enum rcut_action action;
 	int test;		 /* enum rcut_test */
@@ -88,6 +94,10 @@ struct rcut_config {
 	long nreaders;
 	long nfakewriters;	   /* below 0: CPUs - 2 - N, at least 1 */
 	long reader_nesting;	   /* deepest nested read-side section */
+	bool irqreader;		   /* readers in signal handlers too */
+	long extendables;	   /* RCUT_EXTEND_* segments; 0: classic */
+	bool object_debug;	   /* the duplicate call() test */
+	long n_up_down;		   /* up/down sections in flight; 0: none */
 	uint64_t stat_interval_ns; /* 0: only the final report */
 	int verbose;		   /* 0 quiet, 1 normal, 2 verbose */
 	bool stop_on_failure;

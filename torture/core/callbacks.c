@@ -93,11 +93,60 @@ static void cb_invoke(struct rcut_head *rh)
 	counter_inc(&run->counters.cbs_invoked);
 }
 
+/*
+ * cb is still queued: a second call() on it is a duplicate (the kernel's
+ * debug-objects "double call_rcu()").  A flavor that declares it detects
+ * this gets the head and must report it with rcut_double_call() without
+ * queueing it; any other flavor never sees the duplicate, which the
+ * harness flags here instead.  Outside --object-debug's deliberate test
+ * (expected) a duplicate is a failure.
+ */
+static void cb_double_post(struct torture_run *run, struct torture_cb *cb,
+			   bool expected)
+{
+	uint64_t before;
+
+	counter_inc(&run->counters.cbs_double);
+	if (!(rcut_flavor_caps_of(run->flavor) & RCUT_CAP_DOUBLE_CALL)) {
+		counter_inc(&run->counters.cbs_double_harness);
+		if (!expected)
+			torture_failure(
+				run, "duplicate call",
+				"%s callback %p passed to call() again while still queued (flagged by the harness, not passed to the flavor)",
+				cb->kind, (void *)cb);
+		return;
+	}
+	before = atomic_load(&run->counters.cbs_double_flavor);
+	run->flavor->call(&cb->rh, cb_invoke);
+	if (atomic_load(&run->counters.cbs_double_flavor) == before)
+		torture_failure(
+			run, "undetected duplicate call",
+			"flavor %s declares duplicate call() detection, but did not report %s callback %p passed to call() again while still queued",
+			run->flavor->name, cb->kind, (void *)cb);
+	else if (!expected)
+		torture_failure(
+			run, "duplicate call",
+			"%s callback %p passed to call() again while still queued (reported by the flavor)",
+			cb->kind, (void *)cb);
+}
+
+bool torture_cb_post_again(struct torture_run *run, struct torture_cb *cb)
+{
+	if (atomic_load(&cb->state) != TORTURE_CB_POSTED)
+		return false;
+	cb_double_post(run, cb, true);
+	return true;
+}
+
 void torture_cb_post(struct torture_run *run, struct torture_cb *cb,
 		     const char *kind, void (*fn)(struct torture_cb *cb))
 {
 	uint64_t gen, stamp;
 
+	if (atomic_load(&cb->state) == TORTURE_CB_POSTED) {
+		cb_double_post(run, cb, false);
+		return;
+	}
 	cb->run = run;
 	cb->kind = kind;
 	cb->fn = fn;
@@ -119,6 +168,15 @@ void torture_cb_post(struct torture_run *run, struct torture_cb *cb,
 	atomic_compare_exchange_strong(
 		&cb->stamp, &stamp,
 		stamp | TORTURE_CB_STAMP_US(torture_lostcb_now_us()));
+}
+
+void rcut_double_call(struct rcut_head *head)
+{
+	struct torture_run *run = torture_signal_run;
+
+	(void)head;
+	if (run)
+		counter_inc(&run->counters.cbs_double_flavor);
 }
 
 int64_t torture_cbs_in_flight(struct torture_run *run)

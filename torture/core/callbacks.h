@@ -7,6 +7,7 @@
 
 #include <rcutorture/flavor.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct torture_run;
@@ -53,6 +54,12 @@ struct torture_cb {
 /* Post cb through the flavor's call(); fn(cb) runs after a grace period. */
 void torture_cb_post(struct torture_run *run, struct torture_cb *cb,
 		     const char *kind, void (*fn)(struct torture_cb *cb));
+/*
+ * --object-debug: pass cb, still queued, to call() a second time on
+ * purpose; true if it was queued (the duplicate was then flagged by the
+ * flavor or the harness, see callbacks.c), false if it was not.
+ */
+bool torture_cb_post_again(struct torture_run *run, struct torture_cb *cb);
 /* Callbacks posted and not (yet) invoked. */
 int64_t torture_cbs_in_flight(struct torture_run *run);
 

@@ -37,6 +37,11 @@ struct torture_counters {
 	_Atomic uint64_t writer_gps[RCUT_GP_NKINDS]; /* writer's GP kinds */
 	_Atomic uint64_t cbs_posted, cbs_invoked, cbs_early, cbs_dup;
 	_Atomic uint64_t cbs_lost; /* reported by the lost-callback check */
+	/* call() on a queued head: all, reported by the flavor, by us. */
+	_Atomic uint64_t cbs_double, cbs_double_flavor, cbs_double_harness;
+	_Atomic uint64_t irq_reads; /* --irqreader: signal-handler reads */
+	_Atomic uint64_t irq_nested; /* of them inside the reader's section */
+	_Atomic uint64_t updown_downs, updown_ups; /* --n-up-down */
 	_Atomic uint64_t migrations; /* threads moved off unusable CPUs */
 	_Atomic uint64_t floods;     /* callback floods completed */
 	/* Call-queue toggles: to a percpu/perthread layout, back to global. */

@@ -34,12 +34,32 @@
 struct torture_run;
 struct torture_thread;
 struct torture_test;
+struct torture_updown;
 
 /* The barrier test's state (threads/barrier.c). */
 struct torture_barrier {
 	struct torture_cb *cbs; /* one per poster */
 	_Atomic long phase;	/* bumped by the driver to start a phase */
 	_Atomic long posted, invoked;
+};
+
+/*
+ * --extendables (threads/reader_segments.c): the segments of the first
+ * reader that failed, or else came close (its Reader Batch slot >= 2),
+ * as the kernel's err_segs; printed with the final report.
+ */
+#define TORTURE_MAX_SEGS 10 /* the kernel's RCUTORTURE_RDR_MAX_SEGS */
+struct torture_seg {
+	int state;	   /* the segment's kinds (reader_segments.c) */
+	uint64_t delay_ns; /* spun in it */
+	bool preempted;	   /* it yielded or slept */
+};
+struct torture_segs {
+	atomic_bool taken; /* the first writer claims the record */
+	atomic_bool ready; /* and publishes it */
+	bool failure;	   /* a failure, not a close call */
+	int reader, n;
+	struct torture_seg seg[TORTURE_MAX_SEGS];
 };
 
 struct torture_run {
@@ -70,6 +90,8 @@ struct torture_run {
 	struct torture_barrier barrier;
 	struct torture_lostcb lostcb;
 	struct torture_onoff onoff;
+	struct torture_updown *updown;	     /* --n-up-down (threads/updown.c) */
+	struct torture_segs err_segs;	     /* --extendables */
 	unsigned long gp_seq_start;	     /* the flavor's, at the start */
 	atomic_bool stutter_paused;	     /* the stutter pauses the test */
 	_Atomic unsigned int stutter_pauses; /* pause starts and ends so far */

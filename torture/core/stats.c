@@ -98,7 +98,8 @@ static void snapshot_threads(struct torture_run *run, struct rcut_snapshot *s)
 
 	for (int t = 0; t < th->n; t++) {
 		for (int i = 0; i < RCUT_HIST_LEN; i++) {
-			s->pipe[i] += LOAD(th->t[t].pipe[i]);
+			s->pipe[i] += LOAD(th->t[t].pipe[i]) +
+				      LOAD(th->t[t].irq_pipe[i]);
 			s->batch[i] += LOAD(th->t[t].batch[i]);
 		}
 		s->reads += LOAD(th->t[t].reads);
@@ -138,6 +139,7 @@ void torture_snapshot(struct torture_run *run, struct rcut_snapshot *s)
 	s->cbs_early = LOAD(c->cbs_early);
 	s->cbs_dup = LOAD(c->cbs_dup);
 	s->cbs_lost = LOAD(c->cbs_lost);
+	s->nt = LOAD(c->irq_reads);
 	s->gps = gps_completed(run);
 	for (int i = 0; i < RCUT_HIST_LEN; i++)
 		s->wcount[i] = LOAD(c->wcount[i]);

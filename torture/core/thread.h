@@ -39,6 +39,18 @@ struct torture_thread {
 	_Atomic uint64_t pipe[RCUT_HIST_LEN];
 	_Atomic uint64_t batch[RCUT_HIST_LEN];
 	_Atomic uint64_t reads;
+	/*
+	 * --irqreader (threads/irqreader.c): the reads the signal handler
+	 * did on this thread, written only by that handler (it never nests
+	 * in itself); the first bad one it saw, for the thread to report.
+	 */
+	_Atomic uint64_t irq_pipe[RCUT_HIST_LEN];
+	atomic_bool irq_armed; /* the handler reads only while set */
+	void *irq_timer;       /* its timer_t, while armed */
+	_Atomic int irq_bad;   /* 0, or the pipe stage (-1: freed element) */
+	void *_Atomic irq_bad_elem;
+	bool irq_reported;
+	uint64_t irq_rand; /* the handler's random stream */
 };
 
 /*

@@ -24,6 +24,7 @@
 #include "../../report/verdict.h"
 #include "../core/inject.h"
 #include "../core/preempt.h"
+#include "../threads/irqreader.h"
 #include "swarm.h"
 #include "torture_lines.h"
 
@@ -154,6 +155,11 @@ static int injection_start(struct torture_run *run)
 			"rcutorture: cannot set up preemption injection\n");
 		return RCUT_EXIT_INTERNAL;
 	}
+	if (c->irqreader && irqreader_possible(run->flavor) &&
+	    irqreader_install()) {
+		fprintf(stderr, "rcutorture: cannot set up irqreader\n");
+		return RCUT_EXIT_INTERNAL;
+	}
 	if (c->race_delay && inject_configure(1.0 / (double)c->race_delay,
 					      c->race_delay_max_ns, c->seed)) {
 		fprintf(stderr, "rcutorture: cannot set up race delays\n");
@@ -176,6 +182,12 @@ static int round_begin(struct torture_run *run, int round)
 	(void)round;
 	print_params(run, "Start of test");
 	print_origin(run);
+	if (run->cfg->n_up_down && !torture_updown_possible(run->flavor))
+		printf("%s-torture: n_up_down: flavor %s has no down_read/up_read: no up/down readers\n",
+		       run->flavor->name, run->flavor->name);
+	if (run->cfg->irqreader && !irqreader_possible(run->flavor))
+		printf("%s-torture: irqreader: the read side of flavor %s is not declared async-signal-safe: no signal-handler readers\n",
+		       run->flavor->name, run->flavor->name);
 	if (run->cfg->verbose > 1) {
 		print_setup(run);
 		torture_cpus_print(run, stdout);
@@ -230,6 +242,7 @@ static int spawn(struct torture_run *run)
 	const struct rcut_flavor *f = run->flavor;
 	bool barrier = f->barrier && c->n_barrier_cbs > 0;
 	bool stall = c->stall_cpu_ns || c->stall_gp_kthread_ns;
+	bool updown = c->n_up_down > 0 && torture_updown_possible(f);
 	const struct thread_kind kinds[] = {
 		{ "reader", run->nreaders, torture_reader },
 		{ "stall", stall, torture_stall },
@@ -250,10 +263,15 @@ static int spawn(struct torture_run *run)
 		{ "stutter", c->stutter_ns > 0, torture_stutter },
 		{ "shuffle", c->shuffle_interval_ns > 0, torture_shuffle },
 		{ "preempter", c->preempt_duration_ns > 0, torture_preempter },
+		{ "object-debug", c->object_debug && f->call && f->barrier,
+		  torture_object_debug },
+		{ "updown-down", updown, torture_updown_down },
+		{ "updown-up", updown, torture_updown_up },
 	};
 	size_t nk = sizeof(kinds) / sizeof(kinds[0]);
 
-	if (alloc_tables(run, kinds, nk, barrier))
+	if (alloc_tables(run, kinds, nk, barrier) ||
+	    (updown && torture_updown_init(run, (int)c->n_up_down)))
 		return -1;
 	for (size_t k = 0; k < nk; k++)
 		for (long i = 0; i < kinds[k].count; i++)
@@ -580,6 +598,8 @@ static int final_report(struct torture_run *run, bool stalled_run, bool drained)
 	}
 	report_stats(run, &s);
 	rcut_report_rates(stdout, name, &s);
+	torture_segments_print(run, stdout);
+	irqreader_summary(run, stdout);
 	print_first_failure(run);
 	torture_print_gp_state(run, true);
 	status = torture_test_verdict(run, &s, stalled_run);
@@ -613,6 +633,7 @@ static void cleanup(struct torture_run *run)
 	run->threads.nreaders = 0;
 	torture_mbchk_cleanup(run);
 	torture_barrier_cleanup(run);
+	torture_updown_cleanup(run);
 	if (run->test_state && state(run)->parsed)
 		run->cfg = state(run)->parsed;
 	free(run->test_state);

@@ -12,6 +12,7 @@
 #include "../core/mbchk.h"
 #include "../../report/histogram.h"
 #include "../core/preempt.h"
+#include "irqreader.h"
 
 #include <sched.h>
 
@@ -111,8 +112,8 @@ static unsigned long gp_diff(const struct rcut_flavor *f, unsigned long end,
  * reader holds it.  Checked on entry, as the kernel does, and again after
  * the delay, which catches an element freed under a sleeping reader.
  */
-static void check_in_use(struct torture_thread *t, struct torture_elem *p,
-			 const char *when)
+void torture_read_check_in_use(struct torture_thread *t, struct torture_elem *p,
+			       const char *when)
 {
 	if (atomic_load_explicit(&p->mbtest, memory_order_relaxed))
 		return;
@@ -141,6 +142,8 @@ bool torture_one_read(struct torture_thread *t)
 	bool watch;
 	int pipe = 0;
 
+	if (t->run->cfg->extendables)
+		return torture_one_read_segments(t);
 	if ((f->caps & RCUT_CAP_NESTING) && t->run->read_nesting &&
 	    t->run->cfg->reader_nesting > 1 &&
 	    torture_random(&t->rand) % 8 == 0)
@@ -157,13 +160,13 @@ bool torture_one_read(struct torture_thread *t)
 	started = gp_seq(f);
 	p = atomic_load_explicit(&t->run->pool.current, memory_order_consume);
 	if (p) {
-		check_in_use(t, p, "on entry");
+		torture_read_check_in_use(t, p, "on entry");
 		torture_mbchk_read(t, p);
 		if (preempted)
 			hold_after_preemption(t, &rs);
 		else if (t->run->read_delays)
 			read_delay(t, &rs);
-		check_in_use(t, p, "after the in-section delay");
+		torture_read_check_in_use(t, p, "after the in-section delay");
 		pipe = atomic_load_explicit(&p->pipe_count,
 					    memory_order_relaxed);
 	}
@@ -213,12 +216,24 @@ static void qsbr_between_reads(struct torture_thread *t)
 
 void torture_reader(struct torture_thread *t)
 {
+	bool irq = t->run->cfg->irqreader && irqreader_possible(t->run->flavor);
+
+	if (irq && irqreader_arm(t))
+		torture_internal_error(
+			t->run, "reader %d: cannot start its irqreader timer",
+			t->id);
 	while (!torture_must_stop(t->run)) {
 		if (!torture_one_read(t))
 			torture_sleep_ns(t->run, 1000000);
+		if (irq)
+			irqreader_check(t);
 		torture_progress();
 		torture_cpu_checkpoint();
 		torture_stutter_wait(t);
 		qsbr_between_reads(t);
+	}
+	if (irq) {
+		irqreader_disarm(t);
+		irqreader_check(t);
 	}
 }

@@ -8,12 +8,20 @@
 
 #include "../core/run.h"
 #include <stdbool.h>
+#include <stdio.h>
 
 /* Thread bodies. */
 void torture_reader(struct torture_thread *t);
 void torture_read_exit(struct torture_thread *t);
 /* One read-side section with all checks; false if nothing to read yet. */
 bool torture_one_read(struct torture_thread *t);
+/* The same built from --extendables' random segments (reader_segments.c). */
+bool torture_one_read_segments(struct torture_thread *t);
+/* The first failing reader's segments, if any, in the kernel's format. */
+void torture_segments_print(struct torture_run *run, FILE *out);
+/* rtmbe: p must still be in use while a reader holds it (reader.c). */
+void torture_read_check_in_use(struct torture_thread *t, struct torture_elem *p,
+			       const char *when);
 
 void torture_writer(struct torture_thread *t);
 void torture_fakewriter(struct torture_thread *t);
@@ -31,6 +39,19 @@ void torture_stutter(struct torture_thread *t);
 void torture_shuffle(struct torture_thread *t);
 /* Called by every torture loop: wait while the stutter pauses the test. */
 void torture_stutter_wait(struct torture_thread *t);
+
+/*
+ * --n-up-down (threads/updown.c): sections begun by down_read on the
+ * "updown-down" thread and ended by up_read on the "updown-up" one.
+ */
+bool torture_updown_possible(const struct rcut_flavor *f);
+int torture_updown_init(struct torture_run *run, int n);
+void torture_updown_cleanup(struct torture_run *run);
+void torture_updown_down(struct torture_thread *t);
+void torture_updown_up(struct torture_thread *t);
+
+/* --object-debug: the duplicate call() test, once; then idle. */
+void torture_object_debug(struct torture_thread *t);
 
 void torture_barrier_poster(struct torture_thread *t);
 void torture_barrier_driver(struct torture_thread *t);

@@ -1,0 +1,164 @@
+# Integration tests: the kernel parameters of issue 15 part one:
+# interrupt readers (--irqreader), reader segments (--extendables), the
+# duplicate call() test (--object-debug), up/down readers (--n-up-down)
+# and the parity table of the man page.
+
+# The last stats line's nt: (signal-handler reads).
+nt_count() {
+	text_field nt
+}
+
+t_irqreader_reads_in_signal_handlers() {
+	for f in memb mb srcu prcu; do
+		run --flavor $f --irqreader --duration 2 --stat-interval 0 --read-exit-burst 0
+		expect_status 0
+		expect_out "^$f-torture:--- Start of test: .* irqreader=1"
+		(($(nt_count) > 100)) || die "$f: only $(nt_count) signal-handler reads"
+		# Some interrupted the reader inside its own section.
+		grep -qE "^$f-torture: irqreader: $(nt_count) signal-handler reads, [1-9][0-9]* of them nested in the interrupted reader's own section$" "$OUT" ||
+			die "$f: no nested signal-handler reads: $(grep 'irqreader:' "$OUT")"
+		(($(pipe_late_sum) == 0)) || die "$f: pipe stages >= 2"
+	done
+	# Off by default, and then nt: stays 0 and the line omits it.
+	run --flavor memb --duration 1 --stat-interval 0
+	expect_status 0
+	(($(nt_count) == 0)) || die "nt: $(nt_count) without --irqreader"
+	if grep -q 'irqreader=' "$OUT"; then die "irqreader= printed while off"; fi
+}
+
+t_irqreader_only_for_signal_safe_flavors() {
+	# liburcu 0.13 allows readers in signal handlers with memb and mb
+	# only: qsbr, bp and signal get none, and say so.
+	for f in qsbr bp signal; do
+		run --flavor $f --irqreader --duration 1 --stat-interval 0
+		expect_status 0
+		expect_out "^$f-torture: irqreader: the read side of flavor $f is not declared async-signal-safe"
+		(($(nt_count) == 0)) || die "$f: nt: $(nt_count)"
+	done
+	run --flavor memb rcutorture.irqreader=1 --dry-run
+	expect_status 0
+	expect_out ' irqreader=1'
+}
+
+t_irqreader_negative_control_fails() {
+	# busted-irq's handler readers hold nothing: the signal-handler
+	# reader's own check must catch it (thread readers cannot).
+	run --scenario BUSTED-IRQ --duration 20 --stat-interval 0
+	expect_status 1
+	expect_out "^busted-irq-torture: !!! first failure at .*: too-short grace period: reader [0-9]+'s signal-handler reader \(irqreader\) saw element .* at pipe stage [0-9]+"
+	# Without --irqreader the same flavor passes.
+	run --flavor busted-irq --duration 2 --stat-interval 0
+	expect_status 0
+}
+
+t_object_debug_flavor_reports_duplicate() {
+	run --scenario SRCU-OBJECT-DEBUG --duration 2 --stat-interval 0
+	expect_status 0
+	expect_out '^srcu-torture: rcutorture: WARN: Duplicate call_srcu\(\) test starting\.$'
+	expect_out '^srcu-torture: rcutorture: WARN: Duplicate call_srcu\(\) test complete: 1 duplicate reported by the flavor, 0 flagged by the harness\.$'
+	expect_out '^srcu-torture:--- Start of test: .* object_debug=1'
+	if grep -q 'duplicated callback was invoked' "$OUT"; then die "duplicate invoked"; fi
+}
+
+t_object_debug_harness_flags_duplicate() {
+	# memb declares no detection: the harness flags the duplicate and
+	# keeps it from liburcu (whose queue it would corrupt).
+	run --flavor memb rcutorture.object_debug=1 --duration 2 --stat-interval 0
+	expect_status 0
+	expect_out '^memb-torture: rcutorture: WARN: Duplicate call_memb\(\) test complete: 0 duplicate reported by the flavor, 1 flagged by the harness\.$'
+	expect_out 'Callbacks: invoked: [0-9]+ early: 0 duplicate: 0 lost: 0'
+}
+
+t_object_debug_negative_control_fails() {
+	run --scenario BUSTED-OBJECT-DEBUG --duration 2 --stat-interval 0
+	expect_status 1
+	expect_out '^srcu-torture: !!! first failure at .*: undetected duplicate call: flavor srcu declares duplicate call\(\) detection, but did not report object-debug callback'
+	expect_out 'test complete: 0 duplicate reported by the flavor, 0 flagged by the harness'
+}
+
+t_updown_sections_cross_threads() {
+	run --scenario SRCU-UPDOWN --duration 3 --stat-interval 0
+	expect_status 0
+	expect_out '^srcu-torture:--- Start of test: .* n_up_down=32'
+	local line downs ups
+	line=$(grep -E '^srcu-torture: up/down readers: ' "$OUT") || die "no up/down summary"
+	read -r downs ups <<<"$(sed -E 's/.*: ([0-9]+) sections begun by down_read, ([0-9]+) ended.*/\1 \2/' <<<"$line")"
+	((downs > 0 && downs == ups)) || die "up/down: $downs begun, $ups ended"
+	(($(pipe_late_sum) == 0)) || die "pipe stages >= 2"
+	# Flavors without down_read/up_read say so and run none.
+	run --flavor memb rcutorture.n_up_down=8 --duration 1 --stat-interval 0
+	expect_status 0
+	expect_out '^memb-torture: n_up_down: flavor memb has no down_read/up_read: no up/down readers$'
+}
+
+t_updown_negative_control_fails() {
+	run --scenario BUSTED-UPDOWN --duration 20 --stat-interval 0
+	expect_status 1
+	expect_out '^srcu-torture: !!! first failure at .*: too-short grace period: up/down reader saw element .* at pipe stage [0-9]+: begun by down_read on CPU -?[0-9]+, ended by up_read on CPU -?[0-9]+'
+}
+
+t_extendables_segments_succeed() {
+	for f in memb srcu prcu qsbr; do
+		run --flavor $f rcutorture.extendables=7 --duration 2 --stat-interval 0 --read-exit-burst 0
+		expect_status 0
+		expect_out "^$f-torture:--- Start of test: .* extendables=7"
+		(($(pipe_slot 0) > 0)) || die "$f: no reads"
+		(($(pipe_late_sum) == 0)) || die "$f: pipe stages >= 2"
+	done
+	run --scenario SRCU-EXTEND --duration 3 --stat-interval 0
+	expect_status 0
+	(($(text_field nt) > 0)) || die "no signal-handler reads"
+	bad_input "--extendables: '8' is not" --extendables 8
+}
+
+t_extendables_negative_control_prints_segments() {
+	run --scenario BUSTED-EXTEND --duration 2 --stat-interval 0
+	expect_status 1
+	# Which check fires first is a race (an early callback, rtmbe, a
+	# reader); a segment reader must have failed and its list be printed.
+	expect_out '^busted-torture: Failure/close-call rcutorture reader segments: \(reader [0-9]+, failure\)$'
+	expect_out '^busted-torture: 	0: 0x[0-9a-f]+( [0-9]+us)?( preempted)?( SIGMASK)?( PREEMPT)?( DELAY)? RCU_1( RCU_2)?$'
+	expect_out '^busted-torture: 	1: '
+	# Classic readers print no segment list.
+	run --flavor busted --duration 1 --stat-interval 0
+	expect_status 1
+	if grep -q 'reader segments' "$OUT"; then die "segments printed without --extendables"; fi
+}
+
+# The man page's KERNEL PARAMETER PARITY section, one "NAME<TAB>row" a line.
+parity_rows() {
+	awk '/^\.SH "KERNEL PARAMETER PARITY"/ { on = 1; next }
+	     /^\.SH / { on = 0 }
+	     on && /^\.B [a-z]+\.[a-z_0-9]+$/ { name = $2; getline; print name "\t" $0 }' man/rcutorture.1
+}
+
+t_parity_table_covers_every_kernel_parameter() {
+	local rows name row n=0
+	rows=$(parity_rows)
+	[[ -n $rows ]] || die "no KERNEL PARAMETER PARITY section in man/rcutorture.1"
+	while read -r name; do
+		[[ -z $name || $name == \#* ]] && continue
+		n=$((n + 1))
+		row=$(awk -F '\t' -v n="$name" '$1 == n { print $2 }' <<<"$rows")
+		[[ -n $row ]] || die "parity table: no row for $name"
+		[[ $row =~ ^(supported|analogue|not\ applicable):\ .+\.$ ]] ||
+			die "parity table: $name: '$row' is not 'supported|analogue|not applicable: why.'"
+	done <ci/kernel-params.txt
+	((n >= 90)) || die "ci/kernel-params.txt lists only $n parameters"
+	# No row for a parameter the list lacks, none twice, none missing.
+	[[ $(cut -f1 <<<"$rows" | sort | uniq -d) == "" ]] || die "parity rows twice: $(cut -f1 <<<"$rows" | sort | uniq -d)"
+	(($(wc -l <<<"$rows") == n)) || die "parity table has $(wc -l <<<"$rows") rows, the list $n"
+	if grep -qi 'missing' <<<"$rows"; then die "a parity row says missing"; fi
+}
+
+t_parity_table_options_exist() {
+	# Every option a parity row names is a real option of this binary.
+	local opt opts
+	run --help
+	expect_status 0
+	opts=$(parity_rows | grep -oE '\\fB(\\-)+[a-z]([a-z]|\\-)*' | sed -E 's/\\fB//; s/\\-/-/g' | sort -u)
+	(($(wc -w <<<"$opts") >= 20)) || die "parity table names only: $opts"
+	for opt in $opts; do
+		grep -qE -- "(^|[ ,])$opt([=, ]|$)" "$OUT" || die "parity table names $opt, which --help lacks"
+	done
+}
