@@ -481,6 +481,8 @@ static int check_options(struct parse_ctx *ctx)
 		return EINVAL;
 	if (check_counts(ctx) || check_injection(ctx))
 		return EINVAL;
+	if (cfg->swarm_interval_ns && !cfg->swarm)
+		return fail(ctx, "--swarm-interval: needs --swarm or --hunt");
 	if (cfg->test == RCUT_TEST_TORTURE && cfg->nreaders == 0)
 		return fail(
 			ctx,

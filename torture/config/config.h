@@ -108,6 +108,7 @@ struct rcut_config {
 	long race_delay;	      /* delay at one race point in N; 0: off */
 	uint64_t race_delay_max_ns;   /* longest race-point delay */
 	bool swarm;		      /* draw a random subset of features */
+	uint64_t swarm_interval_ns;   /* --swarm: redraw this often; 0: once */
 	bool hunt;		      /* the bug-hunting preset (swarm too) */
 	int nparams;
 	const char *params[RCUT_MAX_PARAMS]; /* NAME.KEY=VALUE, unparsed */

@@ -13,6 +13,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SWARM_STREAM 0x5357524d57ULL /* "SWRMW": apart from the threads' */
@@ -24,10 +25,16 @@
 #define SWARM_RACE_DELAY 20
 #define SWARM_RACE_DELAY_MAX_NS (1 * MS)
 
+/* The reader and writer switches a draw sets (struct torture_run's). */
+struct switches {
+	bool nesting, delays, delays_long, fast_gps, tight;
+};
+
 struct draw {
 	struct torture_swarm *sw;
 	struct rcut_config *cfg;
-	struct torture_run *run;
+	struct torture_run *run; /* read only: flavor, CPUs */
+	struct switches sw_on;
 	struct torture_rand rand;
 };
 
@@ -199,22 +206,22 @@ static void draw_stutter(struct draw *d)
 	item(d, "stutter", "%s", c->stutter_ns ? dur(c->stutter_ns, a) : "off");
 }
 
-/* The two reader switches of the run context. */
+/* The reader switches and the grace-period rate. */
 static void draw_reader(struct draw *d)
 {
-	struct torture_run *run = d->run;
+	struct switches *on = &d->sw_on;
 
-	run->read_nesting =
-		(run->flavor->caps & RCUT_CAP_NESTING) && one_in(d, 2);
-	item(d, "nesting", "%s", run->read_nesting ? "on" : "off");
-	run->read_delays = !one_in(d, 3);
-	run->read_delays_long = run->read_delays && one_in(d, 2);
+	on->nesting = (d->run->flavor->caps & RCUT_CAP_NESTING) &&
+		      one_in(d, 2);
+	item(d, "nesting", "%s", on->nesting ? "on" : "off");
+	on->delays = !one_in(d, 3);
+	on->delays_long = on->delays && one_in(d, 2);
 	item(d, "delays", "%s",
-	     run->read_delays_long ? "long" :
-	     run->read_delays	   ? "on" :
-				     "off");
-	run->fast_gps = one_in(d, 2);
-	item(d, "gprate", "%s", run->fast_gps ? "fast" : "normal");
+	     on->delays_long ? "long" :
+	     on->delays	     ? "on" :
+			       "off");
+	on->fast_gps = one_in(d, 2);
+	item(d, "gprate", "%s", on->fast_gps ? "fast" : "normal");
 }
 
 /* A non-empty random subset of the primitives the flavor has. */
@@ -250,11 +257,66 @@ static void draw_gp(struct draw *d)
 	item(d, "gp", "%s", text);
 }
 
+/*
+ * Tight reads: half the runs.  The first half of the readers read back
+ * to back with their store buffer stuffed (reader.c), the window that a
+ * missing read-side fence needs.
+ */
+static void draw_tight(struct draw *d)
+{
+	const char *force = getenv("RCUT_TIGHT");
+
+	d->sw_on.tight = force ? atoi(force) : one_in(d, 2);
+	item(d, "tight", "%s", d->sw_on.tight ? "on" : "off");
+}
+
+/* The threads' features of an earlier draw, kept as they were. */
+static void keep_threads(struct draw *d, const struct torture_swarm *first)
+{
+	static const char *const keys[] = { "onoff", "floods", "barrier",
+					    "stutter" };
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		for (int i = 0; i < first->n; i++)
+			if (!strcmp(first->item[i].key, keys[k]))
+				item(d, keys[k], "%s", first->item[i].value);
+}
+
+/* The draw's text: every item, and the live ones only. */
+static void draw_text(struct torture_swarm *sw)
+{
+	static const char *const fixed = " onoff floods barrier stutter ";
+	size_t used = 0, lused = 0;
+	char key[SWARM_VALUE_LEN + 2];
+
+	for (int i = 0; i < sw->n && used < sizeof(sw->text); i++)
+		used += (size_t)snprintf(
+			sw->text + used, sizeof(sw->text) - used, "%s%s=%s",
+			i ? " " : "", sw->item[i].key, sw->item[i].value);
+	for (int i = 0; i < sw->n && lused < sizeof(sw->live); i++) {
+		snprintf(key, sizeof(key), " %s ", sw->item[i].key);
+		if (strstr(fixed, key))
+			continue;
+		lused += (size_t)snprintf(
+			sw->live + lused, sizeof(sw->live) - lused, "%s%s=%s",
+			lused ? " " : "", sw->item[i].key, sw->item[i].value);
+	}
+}
+
+/* Put the drawn switches into the run (plain stores: nothing runs yet). */
+static void set_switches(struct torture_run *run, const struct switches *on)
+{
+	run->read_nesting = on->nesting;
+	run->read_delays = on->delays;
+	run->read_delays_long = on->delays_long;
+	run->fast_gps = on->fast_gps;
+	run->read_tight = on->tight;
+}
+
 void torture_swarm_draw(struct torture_swarm *sw, struct rcut_config *cfg,
 			struct torture_run *run)
 {
 	struct draw d = { .sw = sw, .cfg = cfg, .run = run };
-	size_t used = 0;
 
 	memset(sw, 0, sizeof(*sw));
 	torture_rand_seed(&d.rand, cfg->seed, SWARM_STREAM);
@@ -266,8 +328,37 @@ void torture_swarm_draw(struct torture_swarm *sw, struct rcut_config *cfg,
 	draw_stutter(&d);
 	draw_reader(&d);
 	draw_gp(&d);
-	for (int i = 0; i < sw->n && used < sizeof(sw->text); i++)
-		used += (size_t)snprintf(
-			sw->text + used, sizeof(sw->text) - used, "%s%s=%s",
-			i ? " " : "", sw->item[i].key, sw->item[i].value);
+	draw_tight(&d);
+	draw_text(sw);
+	set_switches(run, &d.sw_on);
+}
+
+void torture_swarm_redraw(struct torture_swarm *sw,
+			  const struct torture_swarm *first,
+			  struct rcut_config *cfg, struct torture_run *run,
+			  int index)
+{
+	struct draw d = { .sw = sw, .cfg = cfg, .run = run };
+	struct torture_run *r = run;
+
+	memset(sw, 0, sizeof(*sw));
+	sw->index = index;
+	/* Draw k's own stream: k = 0 is torture_swarm_draw()'s. */
+	torture_rand_seed(&d.rand,
+			  cfg->seed ^ ((uint64_t)index * 0x9e3779b97f4a7c15ULL),
+			  SWARM_STREAM);
+	draw_preempt(&d);
+	draw_race(&d);
+	keep_threads(&d, first);
+	draw_reader(&d);
+	draw_gp(&d);
+	draw_tight(&d);
+	draw_text(sw);
+	/* The threads read these while they run. */
+	__atomic_store_n(&r->read_nesting, d.sw_on.nesting, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->read_delays, d.sw_on.delays, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->read_delays_long, d.sw_on.delays_long,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&r->fast_gps, d.sw_on.fast_gps, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->read_tight, d.sw_on.tight, __ATOMIC_RELAXED);
 }

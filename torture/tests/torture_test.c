@@ -14,6 +14,7 @@
 #include "../core/lifecycle.h"
 #include "../config/options_table.h"
 #include "../core/run.h"
+#include "../util/delay.h"
 #include "../util/parse.h"
 #include "../../flavors/plugin.h"
 #include "../../flavors/registry.h"
@@ -23,6 +24,7 @@
 #include "../core/inject.h"
 #include "../core/preempt.h"
 #include "swarm.h"
+#include "swarm_live.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -41,11 +43,30 @@ struct torture_state {
 	struct rcut_config drawn;
 	struct torture_swarm swarm;
 	struct rcut_json_pair swarm_json[SWARM_MAX_ITEMS];
+	/* --swarm-interval: draw 0's options (the Start and End lines). */
+	struct rcut_config first;
+	struct swarm_live live;
 };
 
 static struct torture_state *state(struct torture_run *run)
 {
 	return run->test_state;
+}
+
+/* Whether swarm draws change while the run goes on (--swarm-interval). */
+static bool redrawing(struct torture_run *run)
+{
+	return run->test_state && state(run)->parsed &&
+	       state(run)->first.swarm_interval_ns;
+}
+
+/*
+ * The options of the Start and End lines and the JSON config: as drawn
+ * first (later draws are printed as they come).
+ */
+static const struct rcut_config *report_cfg(struct torture_run *run)
+{
+	return redrawing(run) ? &state(run)->first : run->cfg;
 }
 
 /* "<flavor>-torture:--- <what>: nreaders=... " as the kernel prints it. */
@@ -56,7 +77,8 @@ static void print_params(struct torture_run *run, const char *what)
 					.nfakewriters = run->nfakewriters,
 					.ncpus = rcut_nr_cpus() };
 
-	rcut_opt_print_params(stdout, run->cfg, &r, run->flavor->name, what);
+	rcut_opt_print_params(stdout, report_cfg(run), &r, run->flavor->name,
+			      what);
 }
 
 /* Where the flavor and the options came from: plugin file, scenario. */
@@ -100,6 +122,8 @@ static void swarm_setup(struct torture_run *run, struct torture_state *st)
 	st->drawn = *run->cfg;
 	torture_swarm_draw(&st->swarm, &st->drawn, run);
 	run->cfg = &st->drawn;
+	st->first = st->drawn;
+	swarm_live_start(&st->live, &st->swarm, st->parsed, &st->drawn);
 	for (int i = 0; i < st->swarm.n; i++)
 		st->swarm_json[i] =
 			(struct rcut_json_pair){ st->swarm.item[i].key,
@@ -140,8 +164,11 @@ static int injection_start(struct torture_run *run)
 
 	preempt_reset_stats();
 	inject_reset_stats();
-	if (c->preempt_duration_ns &&
-	    (preempt_configure(c->preempt_duration_ns, c->seed) ||
+	if ((c->preempt_duration_ns || redrawing(run)) &&
+	    (preempt_configure(c->preempt_duration_ns ?
+				       c->preempt_duration_ns :
+				       DELAY_MIN_NS,
+			       c->seed) ||
 	     preempt_install())) {
 		fprintf(stderr,
 			"rcutorture: cannot set up preemption injection\n");
@@ -233,7 +260,8 @@ static int spawn(struct torture_run *run)
 		  torture_fwd_progress },
 		{ "stutter", c->stutter_ns > 0, torture_stutter },
 		{ "shuffle", c->shuffle_interval_ns > 0, torture_shuffle },
-		{ "preempter", c->preempt_duration_ns > 0, torture_preempter },
+		{ "preempter", c->preempt_duration_ns > 0 || redrawing(run),
+		  torture_preempter },
 	};
 	size_t nk = sizeof(kinds) / sizeof(kinds[0]);
 
@@ -258,6 +286,13 @@ static void interval(struct torture_run *run)
 	}
 	if (run->cfg->verbose > 0)
 		rcut_report_stats(stdout, run->flavor->name, &s);
+}
+
+/* The main loop's tick: --swarm-interval's new draws. */
+static void tick(struct torture_run *run)
+{
+	if (redrawing(run))
+		swarm_live_tick(&state(run)->live, run, &state(run)->drawn);
 }
 
 /* An element's aging callback that never came (the watchdog's too). */
@@ -351,11 +386,26 @@ static const char *const end_of_test[] = {
 	[RCUT_EXIT_INTERNAL] = "End of test: INTERNAL_ERROR",
 };
 
+/* --swarm-interval: the draws and the one a first failure came under. */
+static void json_live(struct torture_run *run, struct rcut_json_run *doc)
+{
+	struct swarm_live *l = &state(run)->live;
+
+	doc->swarm_draws = l->ndraws;
+	doc->swarm_failure_index = -1;
+	if (swarm_live_note_failure(l, run)) {
+		doc->swarm_failure_index = l->at_failure.index;
+		doc->swarm_failure_from_s =
+			(double)l->at_failure.from_ns / 1e9;
+		doc->swarm_failure_draw = l->at_failure.text;
+	}
+}
+
 /* --json: the document, from the final snapshot and the verdict. */
 static void write_json(struct torture_run *run, int status, const char *verdict,
 		       const struct rcut_snapshot *s)
 {
-	const struct rcut_config *c = run->cfg;
+	const struct rcut_config *c = report_cfg(run);
 	const struct rcut_opt_run resolved = {
 		.test = RCUT_TEST_TORTURE,
 		.nreaders = run->nreaders,
@@ -385,15 +435,21 @@ static void write_json(struct torture_run *run, int status, const char *verdict,
 	};
 	uint64_t at;
 
+	unsigned int mask = c->gp_mask;
+
+	if (redrawing(run))
+		mask = swarm_live_gp_mask(&state(run)->live);
 	for (int k = 0; k < RCUT_GP_NKINDS; k++)
 		if (torture_gp_available(run->flavor, (enum rcut_gp_kind)k) &&
-		    (!c->gp_mask || (c->gp_mask & (1u << k))))
+		    (!mask || (mask & (1u << k))))
 			doc.gp_kinds |= 1u << k;
 	if (c->swarm && run->test_state) {
 		doc.swarm = state(run)->swarm.text;
 		doc.swarm_items = state(run)->swarm_json;
 		doc.nswarm = state(run)->swarm.n;
 	}
+	if (redrawing(run))
+		json_live(run, &doc);
 	doc.failed = torture_first_failure(run, &at, &doc.failure_check) ||
 		     torture_first_problem(run, &at, &doc.failure_check,
 					   &doc.failure_detail);
@@ -417,9 +473,17 @@ static void print_first_failure(struct torture_run *run)
 		       name, (double)at / 1e9, check, text);
 	else
 		printf("%s-torture: First failure: none\n", name);
-	if (run->cfg->swarm && run->test_state &&
-	    (torture_first_failure(run, &at, &check) ||
-	     torture_first_problem(run, &at, &check, &text)))
+	if (redrawing(run)) {
+		struct swarm_live *l = &state(run)->live;
+
+		if (swarm_live_note_failure(l, run))
+			printf("%s-torture: First failure under swarm draw %d (from %.3f s): %s\n",
+			       name, l->at_failure.index,
+			       (double)l->at_failure.from_ns / 1e9,
+			       l->at_failure.text);
+	} else if (run->cfg->swarm && run->test_state &&
+		   (torture_first_failure(run, &at, &check) ||
+		    torture_first_problem(run, &at, &check, &text)))
 		printf("%s-torture: First failure under swarm: %s\n", name,
 		       state(run)->swarm.text);
 }
@@ -520,6 +584,7 @@ static const struct torture_test torture_test = {
 	.round_begin = round_begin,
 	.spawn = spawn,
 	.interval = interval,
+	.tick = tick,
 	.stalled = stalled,
 	.drain = drain,
 	.round_end = round_end,

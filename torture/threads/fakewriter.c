@@ -19,7 +19,8 @@ void torture_fakewriter(struct torture_thread *t)
 		torture_sleep_ns(
 			run,
 			torture_random(&t->rand) %
-				(run->fast_gps ? FAKEWRITER_MAX_SLEEP_NS / 100 :
+				(__atomic_load_n(&run->fast_gps, __ATOMIC_RELAXED) ?
+					 FAKEWRITER_MAX_SLEEP_NS / 100 :
 						 FAKEWRITER_MAX_SLEEP_NS));
 		torture_stutter_wait(t);
 		if (torture_must_stop(run))
