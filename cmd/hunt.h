@@ -6,10 +6,10 @@
 #include "../torture/config/config.h"
 
 /* The preset's values (also the swarm draw's ceilings under --hunt). */
-#define HUNT_PREEMPT_DURATION_NS 5000000ULL /* 5 ms */
-#define HUNT_PREEMPT_INTERVAL_NS 500000ULL  /* 0.5 ms */
-#define HUNT_RACE_DELAY 20		    /* one race-point pass in 20 */
-#define HUNT_RACE_DELAY_MAX_NS 2000000ULL   /* 2 ms */
+#define HUNT_PREEMPT_DURATION_NS 5000000ULL  /* 5 ms */
+#define HUNT_PREEMPT_INTERVAL_NS 500000ULL   /* 0.5 ms */
+#define HUNT_RACE_DELAY 20		     /* one race-point pass in 20 */
+#define HUNT_RACE_DELAY_MAX_NS 2000000ULL    /* 2 ms */
 #define HUNT_SWARM_INTERVAL_NS 1000000000ULL /* a new draw every 1 s */
 
 /*

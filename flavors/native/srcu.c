@@ -50,6 +50,7 @@ static long hz = 1000;
 /* -1: from the policy. */
 static long max_nodelay_phase = -1, max_nodelay = -1, retry_check_delay = -1;
 static long exp_holdoff = 25000; /* ns; the kernel's DEFAULT_SRCU_EXP_HOLDOFF */
+static long gpwrap_lag;		 /* the standard parameter (--gpwrap-lag) */
 
 static const struct rcut_param srcu_params[] = {
 	{ "policy",
@@ -68,6 +69,9 @@ static const struct rcut_param srcu_params[] = {
 	{ "exp_holdoff",
 	  "nanoseconds after a grace period before an idle synchronize() is expedited (0: never)",
 	  RCUT_PARAM_INT, 0, 1000000000, NULL, &exp_holdoff },
+	{ "gpwrap_lag",
+	  "start gp_seq this many grace periods before it wraps around, as the kernel's SRCU_GP_SEQ_INITIAL_VAL starts it 100 short (0: at 0)",
+	  RCUT_PARAM_INT, 0, 1000000000, NULL, &gpwrap_lag },
 	{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
 };
 
@@ -654,6 +658,12 @@ static unsigned long srcu_get_gp_seq(void)
 	return atomic_load(&gp_seq) >> 2;
 }
 
+/* Grace periods between two get_gp_seq() samples, across the wrap too. */
+static unsigned long srcu_gp_diff(unsigned long new_seq, unsigned long old_seq)
+{
+	return (new_seq - old_seq) & (~0UL >> 2);
+}
+
 static unsigned long srcu_get_gp_state(void)
 {
 	return seq_snap();
@@ -735,6 +745,10 @@ static int srcu_init(void)
 			atomic_init(&cpus[i].lock_count[k], 0);
 			atomic_init(&cpus[i].unlock_count[k], 0);
 		}
+	/* Idle, gpwrap_lag grace periods before the counter wraps. */
+	atomic_store(&gp_seq, (0UL - (unsigned long)gpwrap_lag) << 2);
+	atomic_store(&gp_seq_needed, atomic_load(&gp_seq));
+	atomic_store(&gp_seq_needed_exp, atomic_load(&gp_seq));
 	atomic_store(&cb_seq, atomic_load(&gp_seq));
 	cb_pending_at = 0;
 	if (init_monotonic_cond(&done_cond) || init_monotonic_cond(&work_cond))
@@ -798,6 +812,7 @@ const struct rcut_flavor rcut_flavor_srcu = {
 	.call = srcu_call,
 	.barrier = srcu_barrier,
 	.get_gp_seq = srcu_get_gp_seq,
+	.gp_diff = srcu_gp_diff,
 	.get_gp_state = srcu_get_gp_state,
 	.start_gp_poll = srcu_start_gp_poll,
 	.poll_gp_state = srcu_poll_gp_state,

@@ -109,7 +109,8 @@ struct rcut_config {
 	uint64_t race_delay_max_ns;   /* longest race-point delay */
 	bool swarm;		      /* draw a random subset of features */
 	uint64_t swarm_interval_ns;   /* --swarm: redraw this often; 0: once */
-	bool hunt;		      /* the bug-hunting preset (swarm too) */
+	long gpwrap_lag; /* flavor's GP counters start this far from a wrap */
+	bool hunt;	 /* the bug-hunting preset (swarm too) */
 	int nparams;
 	const char *params[RCUT_MAX_PARAMS]; /* NAME.KEY=VALUE, unparsed */
 	bool dry_run;	       /* check everything, print the start, exit */

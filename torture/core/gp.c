@@ -63,7 +63,8 @@ int torture_gp_check(const struct rcut_flavor *f, unsigned int mask, char *err,
 static bool gp_allowed(struct torture_run *run, enum rcut_gp_kind kind)
 {
 	/* Atomic: --swarm-interval draws it again while the run goes on. */
-	unsigned int mask = __atomic_load_n(&run->cfg->gp_mask, __ATOMIC_RELAXED);
+	unsigned int mask =
+		__atomic_load_n(&run->cfg->gp_mask, __ATOMIC_RELAXED);
 
 	return torture_gp_available(run->flavor, kind) &&
 	       (!mask || (mask & (1u << kind)));

@@ -105,7 +105,8 @@ static struct shard *thread_shard(void)
 /* Add to a shard's counter: a plain load and store, no locked add. */
 static void add(uint64_t *counter, uint64_t n)
 {
-	__atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + n,
+	__atomic_store_n(counter,
+			 __atomic_load_n(counter, __ATOMIC_RELAXED) + n,
 			 __ATOMIC_RELAXED);
 }
 

@@ -10,10 +10,10 @@
 #include "../core/gp.h"
 #include "../config/options_table.h"
 #include "../util/parse.h"
+#include "../../flavors/registry.h"
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define SWARM_STREAM 0x5357524d57ULL /* "SWRMW": apart from the threads' */
@@ -211,8 +211,7 @@ static void draw_reader(struct draw *d)
 {
 	struct switches *on = &d->sw_on;
 
-	on->nesting = (d->run->flavor->caps & RCUT_CAP_NESTING) &&
-		      one_in(d, 2);
+	on->nesting = (d->run->flavor->caps & RCUT_CAP_NESTING) && one_in(d, 2);
 	item(d, "nesting", "%s", on->nesting ? "on" : "off");
 	on->delays = !one_in(d, 3);
 	on->delays_long = on->delays && one_in(d, 2);
@@ -264,17 +263,50 @@ static void draw_gp(struct draw *d)
  */
 static void draw_tight(struct draw *d)
 {
-	const char *force = getenv("RCUT_TIGHT");
-
-	d->sw_on.tight = force ? atoi(force) : one_in(d, 2);
+	d->sw_on.tight = one_in(d, 2);
 	item(d, "tight", "%s", d->sw_on.tight ? "on" : "off");
+}
+
+/*
+ * Counter wrap: a flavor with the standard gpwrap_lag parameter starts
+ * its grace-period counters 10, 100 or 1000 grace periods short of the
+ * wrap, so the run crosses it early; half the runs (--hunt: 3 in 4).
+ */
+static void draw_gpwrap(struct draw *d)
+{
+	static const char *const opts[] = { "gpwrap-lag", NULL };
+	static const long lags[] = { 10, 100, 1000 };
+	struct rcut_config *c = d->cfg;
+	const struct rcut_param *p;
+	long *v = rcut_flavor_param(d->run->flavor, "gpwrap_lag", &p);
+
+	if (given(d, "gpwrap", opts))
+		return;
+	if (rcut_flavor_param_given(c->params, c->nparams, "gpwrap_lag")) {
+		item(d, "gpwrap", "given");
+		return;
+	}
+	if (!v) {
+		item(d, "gpwrap", "none"); /* the flavor cannot */
+		return;
+	}
+	c->gpwrap_lag = 0;
+	if (pick(d, 4) >= (c->hunt ? 1u : 2u))
+		c->gpwrap_lag = lags[pick(d, 3)];
+	if (c->gpwrap_lag > p->max)
+		c->gpwrap_lag = p->max;
+	*v = c->gpwrap_lag; /* before the flavor's init */
+	if (c->gpwrap_lag)
+		item(d, "gpwrap", "%ld", c->gpwrap_lag);
+	else
+		item(d, "gpwrap", "off");
 }
 
 /* The threads' features of an earlier draw, kept as they were. */
 static void keep_threads(struct draw *d, const struct torture_swarm *first)
 {
 	static const char *const keys[] = { "onoff", "floods", "barrier",
-					    "stutter" };
+					    "stutter", "gpwrap" };
 
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 		for (int i = 0; i < first->n; i++)
@@ -285,7 +317,8 @@ static void keep_threads(struct draw *d, const struct torture_swarm *first)
 /* The draw's text: every item, and the live ones only. */
 static void draw_text(struct torture_swarm *sw)
 {
-	static const char *const fixed = " onoff floods barrier stutter ";
+	static const char *const fixed =
+		" onoff floods barrier stutter gpwrap ";
 	size_t used = 0, lused = 0;
 	char key[SWARM_VALUE_LEN + 2];
 
@@ -329,6 +362,7 @@ void torture_swarm_draw(struct torture_swarm *sw, struct rcut_config *cfg,
 	draw_reader(&d);
 	draw_gp(&d);
 	draw_tight(&d);
+	draw_gpwrap(&d);
 	draw_text(sw);
 	set_switches(run, &d.sw_on);
 }
@@ -339,7 +373,6 @@ void torture_swarm_redraw(struct torture_swarm *sw,
 			  int index)
 {
 	struct draw d = { .sw = sw, .cfg = cfg, .run = run };
-	struct torture_run *r = run;
 
 	memset(sw, 0, sizeof(*sw));
 	sw->index = index;
@@ -355,10 +388,10 @@ void torture_swarm_redraw(struct torture_swarm *sw,
 	draw_tight(&d);
 	draw_text(sw);
 	/* The threads read these while they run. */
-	__atomic_store_n(&r->read_nesting, d.sw_on.nesting, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->read_delays, d.sw_on.delays, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->read_delays_long, d.sw_on.delays_long,
+	__atomic_store_n(&run->read_nesting, d.sw_on.nesting, __ATOMIC_RELAXED);
+	__atomic_store_n(&run->read_delays, d.sw_on.delays, __ATOMIC_RELAXED);
+	__atomic_store_n(&run->read_delays_long, d.sw_on.delays_long,
 			 __ATOMIC_RELAXED);
-	__atomic_store_n(&r->fast_gps, d.sw_on.fast_gps, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->read_tight, d.sw_on.tight, __ATOMIC_RELAXED);
+	__atomic_store_n(&run->fast_gps, d.sw_on.fast_gps, __ATOMIC_RELAXED);
+	__atomic_store_n(&run->read_tight, d.sw_on.tight, __ATOMIC_RELAXED);
 }

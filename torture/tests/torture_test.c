@@ -165,9 +165,8 @@ static int injection_start(struct torture_run *run)
 	preempt_reset_stats();
 	inject_reset_stats();
 	if ((c->preempt_duration_ns || redrawing(run)) &&
-	    (preempt_configure(c->preempt_duration_ns ?
-				       c->preempt_duration_ns :
-				       DELAY_MIN_NS,
+	    (preempt_configure(c->preempt_duration_ns ? c->preempt_duration_ns :
+							DELAY_MIN_NS,
 			       c->seed) ||
 	     preempt_install())) {
 		fprintf(stderr,
@@ -395,8 +394,7 @@ static void json_live(struct torture_run *run, struct rcut_json_run *doc)
 	doc->swarm_failure_index = -1;
 	if (swarm_live_note_failure(l, run)) {
 		doc->swarm_failure_index = l->at_failure.index;
-		doc->swarm_failure_from_s =
-			(double)l->at_failure.from_ns / 1e9;
+		doc->swarm_failure_from_s = (double)l->at_failure.from_ns / 1e9;
 		doc->swarm_failure_draw = l->at_failure.text;
 	}
 }

@@ -16,7 +16,7 @@
 
 #define READER_PICKS 3 /* of PICK_OUT_OF: a reader */
 #define PICK_OUT_OF 4
-#define READER_TRIES 4 /* readers looked at for one between sections */
+#define READER_TRIES 4	    /* readers looked at for one between sections */
 #define IDLE_NS 10000000ULL /* preemption drawn off: look again in 10 ms */
 
 /* A random live thread of the first n of the table, not self; or NULL. */

@@ -269,8 +269,7 @@ bool torture_one_read(struct torture_thread *t)
 			t->kind, t->id, (void *)p, pipe, rs.nesting,
 			(unsigned long long)(rs.delay_ns / 1000),
 			rs.blocked ? ", blocked in the section" : "",
-			rs.tight ? ", a tight read" : "", started,
-			completed);
+			rs.tight ? ", a tight read" : "", started, completed);
 	return true;
 }
 
