@@ -5,6 +5,8 @@
  * styles, restricted by --gp-sync/--gp-exp/--gp-normal/--gp-cond/--gp-poll.
  */
 #include "gp.h"
+#include "failure.h"
+#include "run.h"
 
 #include <stdio.h>
 
@@ -97,10 +99,30 @@ static void poll_until_done(const struct rcut_flavor *f, struct torture_rand *r,
 			       torture_random(r) % POLL_WAIT_SPREAD_NS);
 }
 
+/*
+ * The readers noted before the wait began must have left the sections
+ * they were in (the callbacks' witness check, for the synchronous kinds
+ * and the cookies: a cookie's full grace period also outlasts them).
+ */
+static void check_gp_witnesses(struct torture_run *run, enum rcut_gp_kind kind,
+			       const struct torture_witness *w, int n)
+{
+	int i = torture_witnesses_check(run, w, n);
+
+	if (i < 0)
+		return;
+	torture_failure(
+		run, "early grace period",
+		"a %s grace-period wait returned while reader %d was still in the read-side section it was in before the wait began",
+		torture_gp_names[kind], w[i].reader);
+}
+
 void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
 		     enum rcut_gp_kind kind)
 {
 	const struct rcut_flavor *f = run->flavor;
+	struct torture_witness w[TORTURE_CB_WITNESSES];
+	int nw = run->threads.readers ? torture_witnesses_take(run, w) : 0;
 	unsigned long cookie;
 
 	switch (kind) {
@@ -126,5 +148,6 @@ void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
 		break;
 	}
 	torture_op_end();
+	check_gp_witnesses(run, kind, w, nw);
 	counter_inc(&run->counters.sync_gps);
 }
