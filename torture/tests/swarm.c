@@ -257,13 +257,18 @@ static void draw_gp(struct draw *d)
 }
 
 /*
- * Tight reads: half the runs.  The first half of the readers read back
+ * Tight reads: half the draws.  The first half of the readers read back
  * to back with their store buffer stuffed (reader.c), the window that a
- * missing read-side fence needs.
+ * missing read-side fence needs.  Never with CPU offlining: on the
+ * loaded two-core machine, runs of correct flavors with both failed to
+ * take a CPU offline within its 1 s bound (RCU_HOTPLUG), not understood
+ * yet, so the two are not drawn together.
  */
 static void draw_tight(struct draw *d)
 {
-	d->sw_on.tight = one_in(d, 2);
+	bool can = !d->cfg->onoff_interval_ns;
+
+	d->sw_on.tight = one_in(d, 2) && can;
 	item(d, "tight", "%s", d->sw_on.tight ? "on" : "off");
 }
 

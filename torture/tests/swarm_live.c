@@ -104,8 +104,12 @@ void swarm_live_tick(struct swarm_live *l, struct torture_run *run,
 		return;
 	while (l->next_ns <= now)
 		l->next_ns += l->interval_ns;
-	/* From the options as given: --hunt's rates are the ceilings. */
+	/*
+	 * From the options as given (--hunt's rates are the ceilings), with
+	 * the threads' features as first drawn.
+	 */
 	scratch = *l->parsed;
+	scratch.onoff_interval_ns = drawn->onoff_interval_ns;
 	torture_swarm_redraw(&l->cur, l->first, &scratch, run, l->ndraws);
 	apply(drawn, &scratch,
 	      drawn->seed ^ ((uint64_t)l->ndraws * 0xbf58476d1ce4e5b9ULL));
