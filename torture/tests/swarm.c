@@ -383,7 +383,7 @@ void torture_swarm_redraw(struct torture_swarm *sw,
 	sw->index = index;
 	/* Draw k's own stream: k = 0 is torture_swarm_draw()'s. */
 	torture_rand_seed(&d.rand,
-			  cfg->seed ^ ((uint64_t)index * 0x9e3779b97f4a7c15ULL),
+			  cfg->seed ^ ((uint64_t)index * 0xd1b54a32d192ed03ULL),
 			  SWARM_STREAM);
 	draw_preempt(&d);
 	draw_race(&d);
