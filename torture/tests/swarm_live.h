@@ -11,7 +11,7 @@
 
 #include "swarm.h"
 
-#define SWARM_HISTORY 8 /* draws kept: the tick notes failures at once */
+#define SWARM_HISTORY 8 /* draws kept: the 10 ms tick notes failures at once */
 
 /* A past draw: its number, when it began (since the start), its text. */
 struct swarm_past {
