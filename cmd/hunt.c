@@ -28,4 +28,6 @@ void rcut_hunt_apply(struct rcut_config *cfg)
 		cfg->race_delay = HUNT_RACE_DELAY;
 	if (!rcut_opt_given(cfg, "race-delay-max"))
 		cfg->race_delay_max_ns = bounded(HUNT_RACE_DELAY_MAX_NS, cfg);
+	if (!rcut_opt_given(cfg, "swarm-interval"))
+		cfg->swarm_interval_ns = HUNT_SWARM_INTERVAL_NS;
 }

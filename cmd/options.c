@@ -535,6 +535,8 @@ static int check_options(struct parse_ctx *ctx)
 		return EINVAL;
 	if (check_counts(ctx) || check_injection(ctx))
 		return EINVAL;
+	if (cfg->swarm_interval_ns && !cfg->swarm)
+		return fail(ctx, "--swarm-interval: needs --swarm or --hunt");
 	if (cfg->test == RCUT_TEST_TORTURE && cfg->nreaders == 0)
 		return fail(
 			ctx,
@@ -822,6 +824,35 @@ static int check_stalls(const struct rcut_config *cfg,
 	return 0;
 }
 
+/*
+ * --gpwrap-lag: the flavor's standard parameter gpwrap_lag, set before
+ * the explicit NAME.KEY=VALUE arguments (NAME.gpwrap_lag wins).
+ */
+static int apply_gpwrap_lag(const struct rcut_config *cfg,
+			    const struct rcut_flavor *f, char *err,
+			    size_t errlen)
+{
+	const struct rcut_param *p;
+	long *v = rcut_flavor_param(f, "gpwrap_lag", &p);
+
+	if (!v) {
+		snprintf(
+			err, errlen,
+			"--gpwrap-lag: flavor %s has no gpwrap_lag parameter (its grace-period counters cannot start near the wrap); expected prcu, srcu or a flavor with that parameter",
+			f->name);
+		return -1;
+	}
+	if (cfg->gpwrap_lag < p->min || cfg->gpwrap_lag > p->max) {
+		snprintf(
+			err, errlen,
+			"--gpwrap-lag: '%ld' is out of range for flavor %s; expected %ld to %ld",
+			cfg->gpwrap_lag, f->name, p->min, p->max);
+		return -1;
+	}
+	*v = cfg->gpwrap_lag;
+	return 0;
+}
+
 /* rcut_options_resolve's body; err may echo the user's text verbatim. */
 static int resolve(const struct rcut_config *cfg,
 		   const struct rcut_flavor **flavor, char *err, size_t errlen)
@@ -857,6 +888,8 @@ static int resolve(const struct rcut_config *cfg,
 			f->name);
 		return 2;
 	}
+	if (cfg->gpwrap_lag && apply_gpwrap_lag(cfg, f, err, errlen))
+		return 2;
 	for (int i = 0; i < cfg->nparams; i++)
 		if (rcut_flavor_set_param(f, cfg->params[i], err, errlen))
 			return 2;

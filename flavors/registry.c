@@ -320,3 +320,30 @@ int rcut_flavor_set_param(const struct rcut_flavor *f, const char *arg,
 		 accepted[0] ? accepted : "no parameters");
 	return -1;
 }
+
+long *rcut_flavor_param(const struct rcut_flavor *f, const char *key,
+			const struct rcut_param **row)
+{
+	for (const struct rcut_param *p = f->params; p && p->name; p++)
+		if (!strcmp(p->name, key) && p->type == RCUT_PARAM_INT) {
+			if (row)
+				*row = p;
+			return p->value;
+		}
+	return NULL;
+}
+
+bool rcut_flavor_param_given(const char *const *params, int nparams,
+			     const char *key)
+{
+	size_t keylen = strlen(key);
+
+	for (int i = 0; i < nparams; i++) {
+		const char *dot = strchr(params[i], '.');
+
+		if (dot && !strncmp(dot + 1, key, keylen) &&
+		    dot[1 + keylen] == '=')
+			return true;
+	}
+	return false;
+}

@@ -4,6 +4,7 @@
 #define FLAVORS_REGISTRY_H
 
 #include <rcutorture/flavor.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* A built-in flavor's entry: its table and the names it also answers to. */
@@ -37,6 +38,17 @@ void rcut_flavor_list_one(FILE *out, const struct rcut_flavor *f,
  */
 int rcut_flavor_set_param(const struct rcut_flavor *f, const char *arg,
 			  char *err, size_t errlen);
+
+/*
+ * The value of flavor f's parameter key (e.g. the standard "gpwrap_lag"),
+ * or NULL if it has none; *p is its table row.
+ */
+long *rcut_flavor_param(const struct rcut_flavor *f, const char *key,
+			const struct rcut_param **p);
+
+/* Whether "NAME.KEY=VALUE" arguments in params set key (any NAME). */
+bool rcut_flavor_param_given(const char *const *params, int nparams,
+			     const char *key);
 
 /* Check the table a flavor or plugin supplies; -1 with a reason in err. */
 int rcut_flavor_validate(const struct rcut_flavor *f, char *err, size_t errlen);

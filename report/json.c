@@ -314,6 +314,16 @@ static json_object *swarm(const struct rcut_json_run *run)
 	for (int i = 0; i < run->nswarm; i++)
 		put_str(f, run->swarm_items[i].key, run->swarm_items[i].value);
 	put(o, "features", f);
+	if (run->swarm_draws) {
+		put_i64(o, "draws", run->swarm_draws);
+		if (run->swarm_failure_draw) {
+			f = json_object_new_object();
+			put_i64(f, "index", run->swarm_failure_index);
+			put_num(f, "from_s", run->swarm_failure_from_s, 3);
+			put_str(f, "draw", run->swarm_failure_draw);
+			put(o, "at_first_failure", f);
+		}
+	}
 	return o;
 }
 

@@ -42,6 +42,11 @@ struct rcut_json_run {
 	const char *swarm; /* --swarm: the draw as printed; NULL without */
 	const struct rcut_json_pair *swarm_items;
 	int nswarm;
+	/* --swarm-interval: draws made; the one a first failure came under */
+	int swarm_draws;		/* 0 without --swarm-interval */
+	int swarm_failure_index;	/* -1: no failure, or not known */
+	double swarm_failure_from_s;	/* when that draw began */
+	const char *swarm_failure_draw; /* its text, or NULL */
 	int exit_status;
 	const char *verdict; /* "SUCCESS", "FAILURE", ..., "CRASH" */
 	bool failed;	     /* a first failure was recorded: */

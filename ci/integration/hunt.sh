@@ -24,6 +24,10 @@ t_hunt_bad_values() {
 	bad_input "--nreaders: '-1' is not valid for --test scale" --test scale --nreaders -1
 	bad_input "--swarm: only for --test torture" --test ref --swarm
 	bad_input "--hunt: only for --test torture" --test scale --hunt
+	bad_input "--swarm-interval: needs --swarm or --hunt" --swarm-interval 1s
+	bad_input "--swarm-interval: 'x' is not a duration" --swarm --swarm-interval x
+	bad_input "--gpwrap-lag: flavor memb has no gpwrap_lag parameter" --gpwrap-lag 5
+	bad_input "--gpwrap-lag: '-1' is not valid" --flavor prcu --gpwrap-lag -1
 }
 
 t_hunt_start_line_shows_the_parameters() {
@@ -84,7 +88,7 @@ t_hunt_race_delays_counted() {
 t_hunt_swarm_draw_reproducible() {
 	run --dry-run --swarm --seed 11
 	expect_status 0
-	expect_out '^memb-torture: swarm: preempt=[^ ]+ race=[^ ]+ onoff=[^ ]+ floods=[^ ]+ barrier=[^ ]+ stutter=[^ ]+ nesting=[^ ]+ delays=[^ ]+ gprate=[^ ]+ gp=[a-z,]+$'
+	expect_out '^memb-torture: swarm: preempt=[^ ]+ race=[^ ]+ onoff=[^ ]+ floods=[^ ]+ barrier=[^ ]+ stutter=[^ ]+ nesting=[^ ]+ delays=[^ ]+ gprate=[^ ]+ gp=[a-z,]+ tight=(on|off) gpwrap=none$'
 	local a=$(grep 'swarm:' "$OUT") start=$(grep 'Start of test' "$OUT") draws="" s
 	run --dry-run --swarm --seed 11
 	[[ $(grep 'swarm:' "$OUT") == "$a" && $(grep 'Start of test' "$OUT") == "$start" ]] ||
@@ -98,14 +102,14 @@ t_hunt_swarm_draw_reproducible() {
 	! grep -qF "$a" <<<"$draws" || die "seed 11's draw again"
 	# Explicit options are kept and shown as given; capabilities respected.
 	run --dry-run --swarm --seed 11 --onoff-interval 7ms --gp-sync --n-barrier-cbs 1
-	expect_out ' onoff=given .* barrier=given .* gp=given$'
+	expect_out ' onoff=given .* barrier=given .* gp=given tight='
 	expect_out ' onoff_interval=7ms .* n_barrier_cbs=1 '
 	# busted-hang has no polled or cookie grace periods: never drawn.
 	draws=""
 	for s in 1 2 3 4 5 6 7 8; do
 		run --dry-run --swarm --seed $s --flavor busted-hang
 		expect_status 0
-		draws+="$(grep 'swarm:' "$OUT" | sed 's/.* gp=//') "
+		draws+="$(grep 'swarm:' "$OUT" | sed 's/.* gp=\([^ ]*\).*/\1/') "
 	done
 	[[ $draws =~ (sync|exp) && ! $draws =~ (poll|cond) ]] || die "busted-hang gp draws: $draws"
 }
@@ -115,7 +119,7 @@ t_hunt_swarm_json() {
 	expect_status 0
 	local draw=$(grep 'swarm:' "$OUT" | sed 's/.*swarm: //')
 	[[ $(jqr "$TEST_TMP/s.json" .swarm.draw) == "$draw" ]] || die "JSON swarm.draw"
-	[[ $(jqr "$TEST_TMP/s.json" .swarm.features.gp) == "$(sed 's/.* gp=//' <<<"$draw")" ]] || die "features.gp"
+	[[ $(jqr "$TEST_TMP/s.json" .swarm.features.gp) == "$(sed 's/.* gp=\([^ ]*\).*/\1/' <<<"$draw")" ]] || die "features.gp"
 	jqr "$TEST_TMP/s.json" '.config.swarm == true and .config.hunt == false' >/dev/null
 }
 
@@ -148,6 +152,71 @@ t_hunt_catches_mutants() {
 		run --flavor "$dir/librcutorture-mutant-$m.so" --hunt --seed 1 --duration 10 \
 			--stop-on-failure --stat-interval 0
 		expect_status 1
-		expect_out "^mutant-$m-torture: First failure under swarm: preempt="
+		expect_out "^mutant-$m-torture: First failure under swarm draw [0-9]+ \(from [0-9.]+ s\): preempt="
 	done
+}
+
+# --swarm-interval draws again as the run goes on; the Start and End lines
+# keep the first draw; the JSON counts the draws.
+t_hunt_swarm_interval_redraws() {
+	run --swarm --swarm-interval 0.2s --seed 31 --duration 2 --stat-interval 0 \
+		--json "$TEST_TMP/i.json"
+	expect_status 0
+	expect_out '^memb-torture: swarm draw 1 at [0-9.]+ s: preempt=[^ ]+ race=[^ ]+ nesting=[^ ]+ delays=[^ ]+ gprate=[^ ]+ gp=[a-z,]+ tight=(on|off)$'
+	local n=$(grep -c 'swarm draw [0-9]* at' "$OUT")
+	((n >= 4)) || die "only $n draws in 2 s at 0.2 s"
+	(($(grep 'swarm draw' "$OUT" | sed 's/.*s: //' | sort -u | wc -l) >= 3)) ||
+		die "the draws do not change"
+	[[ $(jqr "$TEST_TMP/i.json" .swarm.draws) == $((n + 1)) ]] || die "JSON swarm.draws"
+	local start=$(grep -o 'Start of test: .*' "$OUT" | sed 's/Start of test: //')
+	grep -qF "End of test: SUCCESS: $start" "$OUT" || die "the End line's options differ from the Start line's"
+	expect_out ' swarm_interval=200ms( |$)'
+	# --hunt draws again every second; an explicit interval is kept.
+	run --dry-run --hunt --seed 1
+	expect_out ' swarm_interval=1s( |$)'
+	run --dry-run --hunt --seed 1 --swarm-interval 0
+	expect_no_out 'swarm_interval='
+}
+
+# A failure names the draw in force when it came: its number, start and
+# features, the same in the JSON document.
+t_hunt_swarm_interval_failure_names_the_draw() {
+	run --flavor busted --swarm --swarm-interval 0.1s --seed 5 --duration 5 \
+		--stop-on-failure --stat-interval 0 --json "$TEST_TMP/f.json"
+	expect_status 1
+	local line=$(grep 'First failure under swarm draw' "$OUT")
+	[[ $line =~ draw\ ([0-9]+)\ \(from\ ([0-9.]+)\ s\):\ (.*)$ ]] || die "no draw named: $line"
+	local k=${BASH_REMATCH[1]} from=${BASH_REMATCH[2]} text=${BASH_REMATCH[3]}
+	local at=$(jqr "$TEST_TMP/f.json" .first_failure.time_s)
+	awk -v f="$from" -v a="$at" 'BEGIN { exit !(f <= a) }' || die "draw $k began at $from s, after the failure at $at s"
+	if ((k == 0)); then
+		grep -qF "busted-torture: swarm: $text" "$OUT" || die "draw 0 is not the swarm: line"
+	else
+		local w live=$(grep "swarm draw $k at" "$OUT" | sed 's/.* s: //')
+		[[ -n $live ]] || die "no line for draw $k"
+		for w in $live; do
+			[[ " $text " == *" $w "* ]] || die "draw $k's $w is not in the failure's draw"
+		done
+	fi
+	[[ $(jqr "$TEST_TMP/f.json" .swarm.at_first_failure.index) == "$k" ]] || die "JSON index"
+	[[ $(jqr "$TEST_TMP/f.json" .swarm.at_first_failure.draw) == "$text" ]] || die "JSON draw"
+}
+
+# --gpwrap-lag: prcu and srcu start their counters short of the wrap,
+# cross it (more grace periods than the lag) and pass.
+t_hunt_gpwrap_lag_crosses_the_wrap() {
+	local f gps
+	for f in prcu srcu; do
+		run --flavor "$f" --gpwrap-lag 3 --seed 2 --duration 3 --stat-interval 0
+		expect_status 0
+		expect_out ' gpwrap_lag=3( |$)'
+		gps=$(sed -n 's/.*Rates over \([0-9.]*\) s: .* GPs\/s: \([0-9.]*\).*/\1 \2/p' "$OUT")
+		awk -v g="$gps" 'BEGIN { split(g, x, " "); exit !(x[1] * x[2] > 10 && x[2] < 1e9) }' ||
+			die "$f: grace periods (s, GPs/s) $gps: the wrap was not crossed"
+	done
+	# The swarm draws it for flavors that have the parameter only.
+	run --dry-run --hunt --seed 3 --flavor prcu
+	expect_out ' gpwrap=(off|10|100|1000)( |$)'
+	run --dry-run --hunt --seed 3 --flavor prcu prcu.gpwrap_lag=7
+	expect_out ' gpwrap=given( |$)'
 }

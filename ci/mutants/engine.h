@@ -109,10 +109,30 @@ static bool eng_stop;
 static pthread_t eng_worker;
 static _Atomic unsigned long cbs_queued, cbs_invoked;
 
-/* Whether a is at or after b (plain >=: a 64-bit counter never wraps). */
+/*
+ * The standard parameter gpwrap_lag (--gpwrap-lag): gp_seq starts this
+ * many grace periods before it wraps around.
+ */
+static long gpwrap_lag;
+
+static const struct rcut_param engine_params[] = {
+	{ "gpwrap_lag",
+	  "start the grace-period counter this many grace periods before it wraps around (0: at 0)",
+	  RCUT_PARAM_INT, 0, 1000000000, NULL, &gpwrap_lag },
+	{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
+};
+
+/*
+ * Whether a is at or after b: by their difference, which stays right
+ * across the wrap (the kernel's ULONG_CMP_GE()).
+ */
 static bool seq_reached(gp_seq_t a, gp_seq_t b)
 {
-	return a >= b;
+#ifdef MUTANT_GP_WRAP
+	return a >= b; /* bug: wrong once the counter wraps */
+#else
+	return (long)(a - b) >= 0;
+#endif
 }
 
 /* A grace period under gp_lock, counted when it is over. */
@@ -392,6 +412,8 @@ static int engine_init(void)
 	sigset_t all, old;
 	int err;
 
+	atomic_store(&gp_seq, (gp_seq_t)(0UL - (unsigned long)gpwrap_lag));
+	gp_wanted = atomic_load(&gp_seq);
 	nqueues = call_mode == RCUT_CALL_PERCPU ? rcut_nr_cpus() : 1;
 	queues = calloc((size_t)nqueues, sizeof(*queues));
 	if (!queues)
@@ -436,6 +458,7 @@ static void engine_stats(FILE *out, const char *name)
 	.set_call_mode = engine_set_call_mode,                                \
 	.get_gp_seq = engine_get_gp_seq, .get_gp_state = engine_get_gp_state, \
 	.start_gp_poll = engine_start_gp_poll,                                \
-	.poll_gp_state = engine_poll_gp_state, .cond_sync = engine_cond_sync
+	.poll_gp_state = engine_poll_gp_state, .cond_sync = engine_cond_sync, \
+	.params = engine_params
 
 #endif /* MUTANTS_ENGINE_H */

@@ -70,6 +70,7 @@ enum { TAG_GLOBAL, TAG_LOCAL };
 
 static long migrate_cbs = 1, gp_engine = 1, cb_tag = TAG_GLOBAL, rfc2018;
 static long idle_tick_ms = 1, poll_full_early;
+static long gpwrap_lag; /* the standard parameter (--gpwrap-lag) */
 static const char *const tag_names[] = { "global", "local", NULL };
 
 static const struct rcut_param prcu_params[] = {
@@ -88,6 +89,9 @@ static const struct rcut_param prcu_params[] = {
 	{ "poll_full_early",
 	  "a defect on demand: full cookies poll as done one grace period early (an off-by-one), so a cookie taken inside a read-side section polls done before the section ends",
 	  RCUT_PARAM_BOOL, 0, 1, NULL, &poll_full_early },
+	{ "gpwrap_lag",
+	  "start the grace-period numbers this many grace periods before they wrap around (0: at 0)",
+	  RCUT_PARAM_INT, 0, 1000000000, NULL, &gpwrap_lag },
 	{ "rfc2018",
 	  "the 2018 RFC as its authors ran it: migrate_cbs=0 gp_engine=0 cb_tag=local idle_tick_ms=10",
 	  RCUT_PARAM_BOOL, 0, 1, NULL, &rfc2018 },
@@ -111,6 +115,21 @@ static struct prcu_cpu *cpus;
 static int ncpus; /* simulated CPUs; cpus[ncpus] is the no-CPU slot */
 static atomic_int phase;
 static atomic_ulong gp_started, gp_done, need_ver;
+
+/*
+ * Grace-period numbers wrap around (--gpwrap-lag starts them just short
+ * of it): compare them by their difference, as the kernel's
+ * ULONG_CMP_GE() and ULONG_CMP_LT() do, never with a plain < or >=.
+ */
+static inline bool seq_ge(unsigned long a, unsigned long b)
+{
+	return (long)(a - b) >= 0;
+}
+
+static inline bool seq_lt(unsigned long a, unsigned long b)
+{
+	return (long)(a - b) < 0;
+}
 static pthread_mutex_t gp_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t barrier_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t hotplug_lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -212,7 +231,7 @@ static void wait_for_phase(int ph, unsigned long v)
 					nap(20000);
 			}
 		}
-		if (atomic_load(&c->version) < v)
+		if (seq_lt(atomic_load(&c->version), v))
 			atomic_store(&c->version, v);
 	}
 }
@@ -227,7 +246,7 @@ static void prcu_synchronize(void)
 	rcut_race_point(RCUT_RACE_GP_START);
 	pthread_mutex_lock(&gp_mutex);
 	/* A grace period that began after our snapshot has ended: share it. */
-	if (atomic_load(&gp_done) >= snap + 1) {
+	if (seq_ge(atomic_load(&gp_done), snap + 1)) {
 		pthread_mutex_unlock(&gp_mutex);
 		return;
 	}
@@ -241,7 +260,7 @@ static void prcu_synchronize(void)
 	wait_for_phase(old, v);
 	broadcast_barrier(); /* the readers' loads before our return */
 	rcut_race_point(RCUT_RACE_GP_END);
-	if (atomic_load(&gp_done) < v)
+	if (seq_lt(atomic_load(&gp_done), v))
 		atomic_store(&gp_done, v);
 	pthread_mutex_unlock(&gp_mutex);
 }
@@ -260,7 +279,8 @@ static void need_gp(unsigned long v)
 {
 	unsigned long cur = atomic_load(&need_ver);
 
-	while (cur < v && !atomic_compare_exchange_weak(&need_ver, &cur, v))
+	while (seq_lt(cur, v) &&
+	       !atomic_compare_exchange_weak(&need_ver, &cur, v))
 		;
 }
 
@@ -298,7 +318,7 @@ static void invoke_ready(struct prcu_cpu *c)
 	pthread_mutex_lock(&c->cb_lock);
 	list = c->head;
 	end = &c->head;
-	while (*end && get_tag(*end) + 1 <= done) {
+	while (*end && seq_ge(done, get_tag(*end) + 1)) {
 		end = &NEXT(*end);
 		n++;
 	}
@@ -333,7 +353,8 @@ static void *tick_main(void *arg)
 	while (!atomic_load(&tick_stop)) {
 		bool idle_tick = ++ticks % (unsigned long)idle_tick_ms == 0;
 
-		if (gp_engine && atomic_load(&need_ver) > atomic_load(&gp_done))
+		if (gp_engine &&
+		    seq_lt(atomic_load(&gp_done), atomic_load(&need_ver)))
 			prcu_synchronize();
 		pthread_rwlock_rdlock(&hotplug_lock);
 		for (int i = 0; i <= ncpus; i++) {
@@ -449,7 +470,7 @@ static unsigned long prcu_get_gp_state(void)
 
 static bool prcu_poll_gp_state(unsigned long cookie)
 {
-	return atomic_load(&gp_done) >= cookie + 1;
+	return seq_ge(atomic_load(&gp_done), cookie + 1);
 }
 
 /*
@@ -525,6 +546,12 @@ static void prcu_gp_stall(unsigned long long ns)
 
 static int prcu_init(void)
 {
+	/* gpwrap_lag grace periods before the numbers wrap (0: at 0). */
+	unsigned long start = 0UL - (unsigned long)gpwrap_lag;
+
+	atomic_store(&gp_started, start);
+	atomic_store(&gp_done, start);
+	atomic_store(&need_ver, start);
 	if (rfc2018) {
 		migrate_cbs = 0;
 		gp_engine = 0;
@@ -538,7 +565,7 @@ static int prcu_init(void)
 	for (int i = 0; i <= ncpus; i++) {
 		atomic_init(&cpus[i].locked[0], 0);
 		atomic_init(&cpus[i].locked[1], 0);
-		atomic_init(&cpus[i].version, 0);
+		atomic_init(&cpus[i].version, start);
 		atomic_init(&cpus[i].online, true);
 		atomic_init(&cpus[i].ran, false);
 		pthread_mutex_init(&cpus[i].cb_lock, NULL);

@@ -52,6 +52,7 @@ static long max_nodelay_phase = -1, max_nodelay = -1, retry_check_delay = -1;
 static long exp_holdoff = 25000; /* ns; the kernel's DEFAULT_SRCU_EXP_HOLDOFF */
 static long debug_objects = 1;	 /* detect call() on a queued head */
 static long busted_updown;	 /* negative control for down_read */
+static long gpwrap_lag;		 /* the standard parameter (--gpwrap-lag) */
 
 static const struct rcut_param srcu_params[] = {
 	{ "policy",
@@ -76,6 +77,9 @@ static const struct rcut_param srcu_params[] = {
 	{ "busted_updown",
 	  "negative control: down_read withdraws its count at once, so an up/down section protects nothing (--n-up-down must FAIL)",
 	  RCUT_PARAM_BOOL, 0, 1, NULL, &busted_updown },
+	{ "gpwrap_lag",
+	  "start gp_seq this many grace periods before it wraps around, as the kernel's SRCU_GP_SEQ_INITIAL_VAL starts it 100 short (0: at 0)",
+	  RCUT_PARAM_INT, 0, 1000000000, NULL, &gpwrap_lag },
 	{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
 };
 
@@ -725,6 +729,12 @@ static unsigned long srcu_get_gp_seq(void)
 	return atomic_load(&gp_seq) >> 2;
 }
 
+/* Grace periods between two get_gp_seq() samples, across the wrap too. */
+static unsigned long srcu_gp_diff(unsigned long new_seq, unsigned long old_seq)
+{
+	return (new_seq - old_seq) & (~0UL >> 2);
+}
+
 static unsigned long srcu_get_gp_state(void)
 {
 	return seq_snap();
@@ -844,6 +854,10 @@ static int srcu_init(void)
 			atomic_init(&cpus[i].lock_count[k], 0);
 			atomic_init(&cpus[i].unlock_count[k], 0);
 		}
+	/* Idle, gpwrap_lag grace periods before the counter wraps. */
+	atomic_store(&gp_seq, (0UL - (unsigned long)gpwrap_lag) << 2);
+	atomic_store(&gp_seq_needed, atomic_load(&gp_seq));
+	atomic_store(&gp_seq_needed_exp, atomic_load(&gp_seq));
 	atomic_store(&cb_seq, atomic_load(&gp_seq));
 	cb_pending_at = 0;
 	if (init_monotonic_cond(&done_cond) || init_monotonic_cond(&work_cond))
@@ -912,6 +926,7 @@ const struct rcut_flavor rcut_flavor_srcu = {
 	.call = srcu_call,
 	.barrier = srcu_barrier,
 	.get_gp_seq = srcu_get_gp_seq,
+	.gp_diff = srcu_gp_diff,
 	.get_gp_state = srcu_get_gp_state,
 	.start_gp_poll = srcu_start_gp_poll,
 	.poll_gp_state = srcu_poll_gp_state,

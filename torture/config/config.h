@@ -133,7 +133,9 @@ struct rcut_config {
 	long race_delay;	      /* delay at one race point in N; 0: off */
 	uint64_t race_delay_max_ns;   /* longest race-point delay */
 	bool swarm;		      /* draw a random subset of features */
-	bool hunt;		      /* the bug-hunting preset (swarm too) */
+	uint64_t swarm_interval_ns;   /* --swarm: redraw this often; 0: once */
+	long gpwrap_lag; /* flavor's GP counters start this far from a wrap */
+	bool hunt;	 /* the bug-hunting preset (swarm too) */
 	int nparams;
 	const char *params[RCUT_MAX_PARAMS]; /* NAME.KEY=VALUE, unparsed */
 	bool dry_run;	       /* check everything, print the start, exit */

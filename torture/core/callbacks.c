@@ -10,8 +10,7 @@
 
 #define WITNESS_SCAN 16 /* readers looked at per post, from a rotating start */
 
-/* Note readers that are inside a section now, before the call() begins. */
-static void take_witnesses(struct torture_run *run, struct torture_cb *cb)
+int torture_witnesses_take(struct torture_run *run, struct torture_witness *w)
 {
 	struct torture_thread **readers = run->threads.readers;
 	int n = run->threads.nreaders,
@@ -21,35 +20,51 @@ static void take_witnesses(struct torture_run *run, struct torture_cb *cb)
 					      memory_order_relaxed) :
 		    0;
 
-	cb->nwitness = 0;
-	for (int i = 0; i < scan && cb->nwitness < TORTURE_CB_WITNESSES; i++) {
+	int nw = 0;
+
+	for (int i = 0; i < scan && nw < TORTURE_CB_WITNESSES; i++) {
 		int r = (int)((start + (unsigned int)i) % (unsigned int)n);
 		uint64_t sec = atomic_load_explicit(&readers[r]->section,
 						    memory_order_relaxed);
 
 		if (!(sec & 1))
 			continue;
-		cb->witness[cb->nwitness].reader = r;
-		cb->witness[cb->nwitness].section = sec;
-		cb->nwitness++;
+		w[nw].reader = r;
+		w[nw].section = sec;
+		nw++;
 	}
 	/* The witnesses' sections began before the grace period can. */
 	atomic_thread_fence(memory_order_seq_cst);
+	return nw;
+}
+
+int torture_witnesses_check(struct torture_run *run,
+			    const struct torture_witness *w, int n)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	for (int i = 0; i < n; i++)
+		if (atomic_load_explicit(
+			    &run->threads.readers[w[i].reader]->section,
+			    memory_order_relaxed) == w[i].section)
+			return i;
+	return -1;
+}
+
+/* Note readers that are inside a section now, before the call() begins. */
+static void take_witnesses(struct torture_run *run, struct torture_cb *cb)
+{
+	cb->nwitness = torture_witnesses_take(run, cb->witness);
 }
 
 /* A witness still in its section: the callback ran before a full GP. */
 static void check_witnesses(struct torture_cb *cb, uint64_t age_ns)
 {
 	struct torture_run *run = cb->run;
+	int i = torture_witnesses_check(run, cb->witness, cb->nwitness);
 
-	atomic_thread_fence(memory_order_seq_cst);
-	for (int i = 0; i < cb->nwitness; i++) {
+	if (i >= 0) {
 		int r = cb->witness[i].reader;
 
-		if (atomic_load_explicit(&run->threads.readers[r]->section,
-					 memory_order_relaxed) !=
-		    cb->witness[i].section)
-			continue;
 		counter_inc(&run->counters.cbs_early);
 		torture_failure(
 			run, "early callback",

@@ -22,6 +22,12 @@ enum { TORTURE_CB_IDLE, TORTURE_CB_POSTED, TORTURE_CB_LOST };
 #define TORTURE_CB_STAMP_US(stamp) \
 	((stamp) & ((UINT64_C(1) << TORTURE_CB_STAMP_SHIFT) - 1))
 
+/* A reader seen inside a read-side section: which, and its counter then. */
+struct torture_witness {
+	int reader;
+	uint64_t section;
+};
+
 /*
  * Every callback the harness posts goes through this layer, which checks
  * that it is invoked exactly once and not before a grace period: at post
@@ -45,11 +51,23 @@ struct torture_cb {
 	int cpu;	       /* simulated CPU it was posted from, or -1 */
 	uint64_t cpu_offlines; /* that CPU's offline count at the post */
 	int nwitness;
-	struct {
-		int reader;
-		uint64_t section;
-	} witness[TORTURE_CB_WITNESSES];
+	struct torture_witness witness[TORTURE_CB_WITNESSES];
 };
+
+/*
+ * Note up to TORTURE_CB_WITNESSES readers that are inside a read-side
+ * section now, then a full fence: a grace period (or a callback, or a
+ * cookie) that begins after this must outlast their sections.  Returns
+ * how many were noted.
+ */
+int torture_witnesses_take(struct torture_run *run, struct torture_witness *w);
+
+/*
+ * After a full fence: the index (into w) of the first witness still in
+ * the section it was in when noted, or -1.
+ */
+int torture_witnesses_check(struct torture_run *run,
+			    const struct torture_witness *w, int n);
 
 /* Post cb through the flavor's call(); fn(cb) runs after a grace period. */
 void torture_cb_post(struct torture_run *run, struct torture_cb *cb,

@@ -5,6 +5,7 @@
  * styles, restricted by --gp-sync/--gp-exp/--gp-normal/--gp-cond/--gp-poll.
  */
 #include "gp.h"
+#include "failure.h"
 #include "run.h"
 
 #include <stdio.h>
@@ -70,7 +71,9 @@ int torture_gp_check(const struct rcut_flavor *f, unsigned int mask, char *err,
 /* Whether the run may use kind: the flavor has it and --gp-* allow it. */
 static bool gp_allowed(struct torture_run *run, enum rcut_gp_kind kind)
 {
-	unsigned int mask = run->cfg->gp_mask;
+	/* Atomic: --swarm-interval draws it again while the run goes on. */
+	unsigned int mask =
+		__atomic_load_n(&run->cfg->gp_mask, __ATOMIC_RELAXED);
 
 	return torture_gp_available(run->flavor, kind) &&
 	       (!mask || (mask & (1u << kind)));
@@ -128,11 +131,31 @@ static void gp_wait_full(struct torture_run *run, struct torture_rand *r,
 		wait_below(r, run->cfg->gp_poll_wi_ns);
 }
 
+/*
+ * The readers noted before the wait began must have left the sections
+ * they were in (the callbacks' witness check, for the synchronous kinds
+ * and the cookies: a cookie's full grace period also outlasts them).
+ */
+static void check_gp_witnesses(struct torture_run *run, enum rcut_gp_kind kind,
+			       const struct torture_witness *w, int n)
+{
+	int i = torture_witnesses_check(run, w, n);
+
+	if (i < 0)
+		return;
+	torture_failure(
+		run, "early grace period",
+		"a %s grace-period wait returned while reader %d was still in the read-side section it was in before the wait began",
+		torture_gp_names[kind], w[i].reader);
+}
+
 void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
 		     enum rcut_gp_kind kind)
 {
 	const struct rcut_flavor *f = run->flavor;
 	uint64_t start = torture_lostcb_now_us();
+	struct torture_witness w[TORTURE_CB_WITNESSES];
+	int nw = run->threads.readers ? torture_witnesses_take(run, w) : 0;
 	unsigned long cookie;
 
 	switch (kind) {
@@ -162,6 +185,7 @@ void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
 		break;
 	}
 	torture_op_end();
+	check_gp_witnesses(run, kind, w, nw);
 	counter_inc(&run->counters.sync_gps);
 	torture_lostcb_gp_done(run, start);
 }

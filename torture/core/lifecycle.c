@@ -224,6 +224,8 @@ static bool watch(struct torture_run *run, const sigset_t *sigs)
 			next_watchdog = now + WATCHDOG_PERIOD_NS;
 			watchdog(run);
 		}
+		if (test->tick)
+			test->tick(run);
 		if ((test->interval || progress) && c->stat_interval_ns &&
 		    now >= next_stats) {
 			next_stats += c->stat_interval_ns;

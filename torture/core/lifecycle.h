@@ -48,6 +48,8 @@ struct torture_test {
 	bool (*done)(struct torture_run *run);
 	/* Optional: every --stat-interval while the round runs. */
 	void (*interval)(struct torture_run *run);
+	/* Optional: every tick of the main loop (10 ms) while it runs. */
+	void (*tick)(struct torture_run *run);
 	/* Optional: another stall than a thread without progress. */
 	bool (*stalled)(struct torture_run *run, uint64_t now, char *what,
 			size_t len);

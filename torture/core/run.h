@@ -61,6 +61,8 @@ struct torture_segs {
 	int reader, n;
 	struct torture_seg seg[TORTURE_MAX_SEGS];
 };
+/* Cache lines a tight read stores to before read_lock (reader.c). */
+#define TORTURE_STUFF_LINES 48
 
 struct torture_run {
 	const struct rcut_config *cfg;	  /* the options, read-only */
@@ -78,6 +80,8 @@ struct torture_run {
 	bool read_delays;      /* the kernel's in-section delays */
 	bool read_delays_long; /* and often a longer one (--swarm) */
 	bool fast_gps; /* the writers pause 1/20, fake writers 1/100 as long */
+	/* Tight reads (--swarm): back to back, store buffer stuffed first. */
+	bool read_tight;
 	atomic_bool stopping; /* every loop polls this */
 	int stop_signal;      /* the SIGINT/SIGTERM that stopped it, or 0 */
 	struct torture_clock clock;
@@ -97,6 +101,10 @@ struct torture_run {
 	_Atomic unsigned int stutter_pauses; /* pause starts and ends so far */
 	_Atomic unsigned int witness_scan;   /* callbacks.c: rotating start */
 	void *test_state; /* the test's own (struct scale_state, ...) */
+	/* Lines every tight reader stores to: they bounce between cores. */
+	struct torture_stuff_line {
+		_Atomic uint64_t v;
+	} __attribute__((aligned(64))) stuff[TORTURE_STUFF_LINES];
 };
 
 /*

@@ -10,6 +10,7 @@
 #include "../core/gp.h"
 #include "../config/options_table.h"
 #include "../util/parse.h"
+#include "../../flavors/registry.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,10 +25,16 @@
 #define SWARM_RACE_DELAY 20
 #define SWARM_RACE_DELAY_MAX_NS (1 * MS)
 
+/* The reader and writer switches a draw sets (struct torture_run's). */
+struct switches {
+	bool nesting, delays, delays_long, fast_gps, tight;
+};
+
 struct draw {
 	struct torture_swarm *sw;
 	struct rcut_config *cfg;
-	struct torture_run *run;
+	struct torture_run *run; /* read only: flavor, CPUs */
+	struct switches sw_on;
 	struct torture_rand rand;
 };
 
@@ -199,22 +206,21 @@ static void draw_stutter(struct draw *d)
 	item(d, "stutter", "%s", c->stutter_ns ? dur(c->stutter_ns, a) : "off");
 }
 
-/* The two reader switches of the run context. */
+/* The reader switches and the grace-period rate. */
 static void draw_reader(struct draw *d)
 {
-	struct torture_run *run = d->run;
+	struct switches *on = &d->sw_on;
 
-	run->read_nesting =
-		(run->flavor->caps & RCUT_CAP_NESTING) && one_in(d, 2);
-	item(d, "nesting", "%s", run->read_nesting ? "on" : "off");
-	run->read_delays = !one_in(d, 3);
-	run->read_delays_long = run->read_delays && one_in(d, 2);
+	on->nesting = (d->run->flavor->caps & RCUT_CAP_NESTING) && one_in(d, 2);
+	item(d, "nesting", "%s", on->nesting ? "on" : "off");
+	on->delays = !one_in(d, 3);
+	on->delays_long = on->delays && one_in(d, 2);
 	item(d, "delays", "%s",
-	     run->read_delays_long ? "long" :
-	     run->read_delays	   ? "on" :
-				     "off");
-	run->fast_gps = one_in(d, 2);
-	item(d, "gprate", "%s", run->fast_gps ? "fast" : "normal");
+	     on->delays_long ? "long" :
+	     on->delays	     ? "on" :
+			       "off");
+	on->fast_gps = one_in(d, 2);
+	item(d, "gprate", "%s", on->fast_gps ? "fast" : "normal");
 }
 
 /* A non-empty random subset of the primitives the flavor has. */
@@ -253,11 +259,105 @@ static void draw_gp(struct draw *d)
 	item(d, "gp", "%s", text);
 }
 
+/*
+ * Tight reads: half the draws.  The first half of the readers read back
+ * to back with their store buffer stuffed (reader.c), the window that a
+ * missing read-side fence needs.  Never with CPU offlining: on the
+ * loaded two-core machine, runs of correct flavors with both failed to
+ * take a CPU offline within its 1 s bound (RCU_HOTPLUG), not understood
+ * yet, so the two are not drawn together.
+ */
+static void draw_tight(struct draw *d)
+{
+	bool can = !d->cfg->onoff_interval_ns;
+
+	d->sw_on.tight = one_in(d, 2) && can;
+	item(d, "tight", "%s", d->sw_on.tight ? "on" : "off");
+}
+
+/*
+ * Counter wrap: a flavor with the standard gpwrap_lag parameter starts
+ * its grace-period counters 10, 100 or 1000 grace periods short of the
+ * wrap, so the run crosses it early; half the runs (--hunt: 3 in 4).
+ */
+static void draw_gpwrap(struct draw *d)
+{
+	static const char *const opts[] = { "gpwrap-lag", NULL };
+	static const long lags[] = { 10, 100, 1000 };
+	struct rcut_config *c = d->cfg;
+	const struct rcut_param *p;
+	long *v = rcut_flavor_param(d->run->flavor, "gpwrap_lag", &p);
+
+	if (given(d, "gpwrap", opts))
+		return;
+	if (rcut_flavor_param_given(c->params, c->nparams, "gpwrap_lag")) {
+		item(d, "gpwrap", "given");
+		return;
+	}
+	if (!v) {
+		item(d, "gpwrap", "none"); /* the flavor cannot */
+		return;
+	}
+	c->gpwrap_lag = 0;
+	if (pick(d, 4) >= (c->hunt ? 1u : 2u))
+		c->gpwrap_lag = lags[pick(d, 3)];
+	if (c->gpwrap_lag > p->max)
+		c->gpwrap_lag = p->max;
+	*v = c->gpwrap_lag; /* before the flavor's init */
+	if (c->gpwrap_lag)
+		item(d, "gpwrap", "%ld", c->gpwrap_lag);
+	else
+		item(d, "gpwrap", "off");
+}
+
+/* The threads' features of an earlier draw, kept as they were. */
+static void keep_threads(struct draw *d, const struct torture_swarm *first)
+{
+	static const char *const keys[] = { "onoff", "floods", "barrier",
+					    "stutter", "gpwrap" };
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		for (int i = 0; i < first->n; i++)
+			if (!strcmp(first->item[i].key, keys[k]))
+				item(d, keys[k], "%s", first->item[i].value);
+}
+
+/* The draw's text: every item, and the live ones only. */
+static void draw_text(struct torture_swarm *sw)
+{
+	static const char *const fixed =
+		" onoff floods barrier stutter gpwrap ";
+	size_t used = 0, lused = 0;
+	char key[SWARM_VALUE_LEN + 2];
+
+	for (int i = 0; i < sw->n && used < sizeof(sw->text); i++)
+		used += (size_t)snprintf(
+			sw->text + used, sizeof(sw->text) - used, "%s%s=%s",
+			i ? " " : "", sw->item[i].key, sw->item[i].value);
+	for (int i = 0; i < sw->n && lused < sizeof(sw->live); i++) {
+		snprintf(key, sizeof(key), " %s ", sw->item[i].key);
+		if (strstr(fixed, key))
+			continue;
+		lused += (size_t)snprintf(
+			sw->live + lused, sizeof(sw->live) - lused, "%s%s=%s",
+			lused ? " " : "", sw->item[i].key, sw->item[i].value);
+	}
+}
+
+/* Put the drawn switches into the run (plain stores: nothing runs yet). */
+static void set_switches(struct torture_run *run, const struct switches *on)
+{
+	run->read_nesting = on->nesting;
+	run->read_delays = on->delays;
+	run->read_delays_long = on->delays_long;
+	run->fast_gps = on->fast_gps;
+	run->read_tight = on->tight;
+}
+
 void torture_swarm_draw(struct torture_swarm *sw, struct rcut_config *cfg,
 			struct torture_run *run)
 {
 	struct draw d = { .sw = sw, .cfg = cfg, .run = run };
-	size_t used = 0;
 
 	memset(sw, 0, sizeof(*sw));
 	torture_rand_seed(&d.rand, cfg->seed, SWARM_STREAM);
@@ -269,8 +369,37 @@ void torture_swarm_draw(struct torture_swarm *sw, struct rcut_config *cfg,
 	draw_stutter(&d);
 	draw_reader(&d);
 	draw_gp(&d);
-	for (int i = 0; i < sw->n && used < sizeof(sw->text); i++)
-		used += (size_t)snprintf(
-			sw->text + used, sizeof(sw->text) - used, "%s%s=%s",
-			i ? " " : "", sw->item[i].key, sw->item[i].value);
+	draw_tight(&d);
+	draw_gpwrap(&d);
+	draw_text(sw);
+	set_switches(run, &d.sw_on);
+}
+
+void torture_swarm_redraw(struct torture_swarm *sw,
+			  const struct torture_swarm *first,
+			  struct rcut_config *cfg, struct torture_run *run,
+			  int index)
+{
+	struct draw d = { .sw = sw, .cfg = cfg, .run = run };
+
+	memset(sw, 0, sizeof(*sw));
+	sw->index = index;
+	/* Draw k's own stream: k = 0 is torture_swarm_draw()'s. */
+	torture_rand_seed(&d.rand,
+			  cfg->seed ^ ((uint64_t)index * 0xd1b54a32d192ed03ULL),
+			  SWARM_STREAM);
+	draw_preempt(&d);
+	draw_race(&d);
+	keep_threads(&d, first);
+	draw_reader(&d);
+	draw_gp(&d);
+	draw_tight(&d);
+	draw_text(sw);
+	/* The threads read these while they run. */
+	__atomic_store_n(&run->read_nesting, d.sw_on.nesting, __ATOMIC_RELAXED);
+	__atomic_store_n(&run->read_delays, d.sw_on.delays, __ATOMIC_RELAXED);
+	__atomic_store_n(&run->read_delays_long, d.sw_on.delays_long,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&run->fast_gps, d.sw_on.fast_gps, __ATOMIC_RELAXED);
+	__atomic_store_n(&run->read_tight, d.sw_on.tight, __ATOMIC_RELAXED);
 }

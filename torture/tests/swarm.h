@@ -13,7 +13,7 @@
 
 #include "../core/run.h"
 
-#define SWARM_MAX_ITEMS 12
+#define SWARM_MAX_ITEMS 16
 #define SWARM_VALUE_LEN 32
 #define SWARM_TEXT_LEN 320
 
@@ -24,9 +24,11 @@ struct swarm_item {
 };
 
 struct torture_swarm {
+	int index; /* 0: the run's first draw; k: the k-th redraw */
 	int n;
 	struct swarm_item item[SWARM_MAX_ITEMS];
 	char text[SWARM_TEXT_LEN]; /* "preempt=2ms/1ms race=off ..." */
+	char live[SWARM_TEXT_LEN]; /* only what a redraw changes */
 };
 
 /*
@@ -38,5 +40,19 @@ struct torture_swarm {
  */
 void torture_swarm_draw(struct torture_swarm *sw, struct rcut_config *cfg,
 			struct torture_run *run);
+
+/*
+ * --swarm-interval: draw number index (1, 2, ...) of a running test, from
+ * its own stream of the seed.  Only what threads read as they go is drawn
+ * again (preemption, race delays, nesting, in-section delays, the GP rate
+ * and primitives, tight reads); the threads' features (onoff, floods,
+ * barrier, stutter) keep first's values.  The reader switches are stored
+ * into run atomically; cfg must be a scratch copy: the caller applies its
+ * preemption, race-delay and primitive fields (torture_test.c).
+ */
+void torture_swarm_redraw(struct torture_swarm *sw,
+			  const struct torture_swarm *first,
+			  struct rcut_config *cfg, struct torture_run *run,
+			  int index);
 
 #endif /* TORTURE_SWARM_H */

@@ -16,6 +16,7 @@
 #include "../config/options_table.h"
 #include "../config/repro.h"
 #include "../core/run.h"
+#include "../util/delay.h"
 #include "../util/parse.h"
 #include "../../flavors/plugin.h"
 #include "../../flavors/registry.h"
@@ -27,6 +28,7 @@
 #include "../threads/irqreader.h"
 #include "swarm.h"
 #include "torture_lines.h"
+#include "swarm_live.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -49,11 +51,30 @@ struct torture_state {
 	uint64_t block_ver;
 	unsigned int block_pauses;
 	uint64_t last_ver; /* the version at the last stats block */
+	/* --swarm-interval: draw 0's options (the Start and End lines). */
+	struct rcut_config first;
+	struct swarm_live live;
 };
 
 static struct torture_state *state(struct torture_run *run)
 {
 	return run->test_state;
+}
+
+/* Whether swarm draws change while the run goes on (--swarm-interval). */
+static bool redrawing(struct torture_run *run)
+{
+	return run->test_state && state(run)->parsed &&
+	       state(run)->first.swarm_interval_ns;
+}
+
+/*
+ * The options of the Start and End lines and the JSON config: as drawn
+ * first (later draws are printed as they come).
+ */
+static const struct rcut_config *report_cfg(struct torture_run *run)
+{
+	return redrawing(run) ? &state(run)->first : run->cfg;
 }
 
 /* "<flavor>-torture:--- <what>: nreaders=... " as the kernel prints it. */
@@ -64,7 +85,8 @@ static void print_params(struct torture_run *run, const char *what)
 					.nfakewriters = run->nfakewriters,
 					.ncpus = rcut_nr_cpus() };
 
-	rcut_opt_print_params(stdout, run->cfg, &r, run->flavor->name, what);
+	rcut_opt_print_params(stdout, report_cfg(run), &r, run->flavor->name,
+			      what);
 }
 
 /* Where the flavor and the options came from: plugin file, scenario. */
@@ -108,6 +130,8 @@ static void swarm_setup(struct torture_run *run, struct torture_state *st)
 	st->drawn = *run->cfg;
 	torture_swarm_draw(&st->swarm, &st->drawn, run);
 	run->cfg = &st->drawn;
+	st->first = st->drawn;
+	swarm_live_start(&st->live, &st->swarm, st->parsed, &st->drawn);
 	for (int i = 0; i < st->swarm.n; i++)
 		st->swarm_json[i] =
 			(struct rcut_json_pair){ st->swarm.item[i].key,
@@ -148,8 +172,10 @@ static int injection_start(struct torture_run *run)
 
 	preempt_reset_stats();
 	inject_reset_stats();
-	if (c->preempt_duration_ns &&
-	    (preempt_configure(c->preempt_duration_ns, c->seed) ||
+	if ((c->preempt_duration_ns || redrawing(run)) &&
+	    (preempt_configure(c->preempt_duration_ns ? c->preempt_duration_ns :
+							DELAY_MIN_NS,
+			       c->seed) ||
 	     preempt_install())) {
 		fprintf(stderr,
 			"rcutorture: cannot set up preemption injection\n");
@@ -262,7 +288,8 @@ static int spawn(struct torture_run *run)
 		{ "nocb-toggle", c->nocbs_nthreads, torture_call_toggle },
 		{ "stutter", c->stutter_ns > 0, torture_stutter },
 		{ "shuffle", c->shuffle_interval_ns > 0, torture_shuffle },
-		{ "preempter", c->preempt_duration_ns > 0, torture_preempter },
+		{ "preempter", c->preempt_duration_ns > 0 || redrawing(run),
+		  torture_preempter },
 		{ "object-debug", c->object_debug && f->call && f->barrier,
 		  torture_object_debug },
 		{ "updown-down", updown, torture_updown_down },
@@ -340,6 +367,13 @@ static void interval(struct torture_run *run)
 		       (double)torture_elapsed_ns(run) / 1e9);
 	report_stats(run, &s);
 	torture_lines_writer_stall(run, s.ver, &st->last_ver);
+}
+
+/* The main loop's tick: --swarm-interval's new draws. */
+static void tick(struct torture_run *run)
+{
+	if (redrawing(run))
+		swarm_live_tick(&state(run)->live, run, &state(run)->drawn);
 }
 
 /*
@@ -437,14 +471,27 @@ static const char *const end_of_test[] = {
 	[RCUT_EXIT_INTERNAL] = "End of test: INTERNAL_ERROR",
 };
 
+/* --swarm-interval: the draws and the one a first failure came under. */
+static void json_live(struct torture_run *run, struct rcut_json_run *doc)
+{
+	struct swarm_live *l = &state(run)->live;
+
+	doc->swarm_draws = l->ndraws;
+	doc->swarm_failure_index = -1;
+	if (swarm_live_note_failure(l, run)) {
+		doc->swarm_failure_index = l->at_failure.index;
+		doc->swarm_failure_from_s = (double)l->at_failure.from_ns / 1e9;
+		doc->swarm_failure_draw = l->at_failure.text;
+	}
+}
+
 /* --json: the document, from the final snapshot and the verdict. */
 static void write_json(struct torture_run *run, int status, const char *verdict,
 		       const struct rcut_snapshot *s,
 		       const struct rcut_repro *repro)
 {
 	static char line[RCUT_REPRO_BUF];
-
-	const struct rcut_config *c = run->cfg;
+	const struct rcut_config *c = report_cfg(run);
 	const struct rcut_opt_run resolved = {
 		.test = RCUT_TEST_TORTURE,
 		.nreaders = run->nreaders,
@@ -476,20 +523,26 @@ static void write_json(struct torture_run *run, int status, const char *verdict,
 	};
 	uint64_t at;
 
+	unsigned int mask = c->gp_mask;
+
 	if (status != RCUT_EXIT_SUCCESS) {
 		rcut_repro_line(repro, line, sizeof(line));
 		doc.repro = line;
 	}
 
+	if (redrawing(run))
+		mask = swarm_live_gp_mask(&state(run)->live);
 	for (int k = 0; k < RCUT_GP_NKINDS; k++)
 		if (torture_gp_available(run->flavor, (enum rcut_gp_kind)k) &&
-		    (!c->gp_mask || (c->gp_mask & (1u << k))))
+		    (!mask || (mask & (1u << k))))
 			doc.gp_kinds |= 1u << k;
 	if (c->swarm && run->test_state) {
 		doc.swarm = state(run)->swarm.text;
 		doc.swarm_items = state(run)->swarm_json;
 		doc.nswarm = state(run)->swarm.n;
 	}
+	if (redrawing(run))
+		json_live(run, &doc);
 	doc.failed = torture_first_failure(run, &at, &doc.failure_check) ||
 		     torture_first_problem(run, &at, &doc.failure_check,
 					   &doc.failure_detail);
@@ -513,9 +566,17 @@ static void print_first_failure(struct torture_run *run)
 		       name, (double)at / 1e9, check, text);
 	else
 		printf("%s-torture: First failure: none\n", name);
-	if (run->cfg->swarm && run->test_state &&
-	    (torture_first_failure(run, &at, &check) ||
-	     torture_first_problem(run, &at, &check, &text)))
+	if (redrawing(run)) {
+		struct swarm_live *l = &state(run)->live;
+
+		if (swarm_live_note_failure(l, run))
+			printf("%s-torture: First failure under swarm draw %d (from %.3f s): %s\n",
+			       name, l->at_failure.index,
+			       (double)l->at_failure.from_ns / 1e9,
+			       l->at_failure.text);
+	} else if (run->cfg->swarm && run->test_state &&
+		   (torture_first_failure(run, &at, &check) ||
+		    torture_first_problem(run, &at, &check, &text)))
 		printf("%s-torture: First failure under swarm: %s\n", name,
 		       state(run)->swarm.text);
 }
@@ -648,6 +709,7 @@ static const struct torture_test torture_test = {
 	.round_begin = round_begin,
 	.spawn = spawn,
 	.interval = interval,
+	.tick = tick,
 	.stalled = stalled,
 	.drain = drain,
 	.round_end = round_end,

@@ -17,10 +17,11 @@ void torture_fakewriter(struct torture_thread *t)
 
 	while (!torture_must_stop(run)) {
 		torture_sleep_ns(
-			run,
-			torture_random(&t->rand) %
-				(run->fast_gps ? FAKEWRITER_MAX_SLEEP_NS / 100 :
-						 FAKEWRITER_MAX_SLEEP_NS));
+			run, torture_random(&t->rand) %
+				     (__atomic_load_n(&run->fast_gps,
+						      __ATOMIC_RELAXED) ?
+					      FAKEWRITER_MAX_SLEEP_NS / 100 :
+					      FAKEWRITER_MAX_SLEEP_NS));
 		torture_stutter_wait(t);
 		if (torture_must_stop(run))
 			break;

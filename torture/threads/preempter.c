@@ -16,7 +16,8 @@
 
 #define READER_PICKS 3 /* of PICK_OUT_OF: a reader */
 #define PICK_OUT_OF 4
-#define READER_TRIES 4 /* readers looked at for one between sections */
+#define READER_TRIES 4	    /* readers looked at for one between sections */
+#define IDLE_NS 10000000ULL /* preemption drawn off: look again in 10 ms */
 
 /* A random live thread of the first n of the table, not self; or NULL. */
 static struct torture_thread *pick_any(struct torture_thread *self, int n)
@@ -68,13 +69,21 @@ static struct torture_thread *pick(struct torture_thread *self, int n)
 void torture_preempter(struct torture_thread *t)
 {
 	struct torture_run *run = t->run;
-	uint64_t mean = run->cfg->preempt_interval_ns;
 	/* Every thread of the round exists once the gate opened. */
 	int n = run->threads.n;
 
 	while (!torture_must_stop(run)) {
 		struct torture_thread *victim;
 		pid_t tid;
+		/* --swarm-interval draws these again as the run goes on. */
+		uint64_t mean = __atomic_load_n(&run->cfg->preempt_interval_ns,
+						__ATOMIC_RELAXED);
+
+		if (!__atomic_load_n(&run->cfg->preempt_duration_ns,
+				     __ATOMIC_RELAXED)) {
+			torture_sleep_ns(run, IDLE_NS); /* drawn off */
+			continue;
+		}
 
 		/* Uniform in [0, 2 * mean): the kernel fuzzes its interval. */
 		torture_sleep_ns(run, torture_random(&t->rand) % (2 * mean));

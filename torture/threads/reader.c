@@ -13,6 +13,7 @@
 #include "../../report/histogram.h"
 #include "../core/preempt.h"
 #include "irqreader.h"
+#include "../util/delay.h"
 
 #include <sched.h>
 
@@ -25,12 +26,70 @@
 #define LONGER_ODDS 16
 #define LONGER_MAX_NS 300000ULL
 
+/* A tight read's in-section spin: this many pauses at most (~1-25 us). */
+#define TIGHT_SPIN_MAX 512
+
 /* What a read did, for the failure report. */
 struct read_state {
 	int nesting;
 	uint64_t delay_ns;
 	bool blocked;
+	bool tight;
 };
+
+/*
+ * Whether this read is a tight one (--swarm's "tight"): on the first half
+ * of the readers, which the round-robin placement spreads over the CPUs.
+ */
+static bool read_is_tight(struct torture_thread *t)
+{
+	struct torture_run *run = t->run;
+	long half = run->nreaders / 2 > 0 ? run->nreaders / 2 : 1;
+
+	return __atomic_load_n(&run->read_tight, __ATOMIC_RELAXED) &&
+	       t->id < half && run->threads.readers &&
+	       t->id < run->threads.nreaders &&
+	       run->threads.readers[t->id] == t;
+}
+
+/*
+ * Before a tight read: stores to lines the tight readers of the other
+ * CPUs store to as well, so each store must fetch its line back first.
+ * The flavor's read_lock store then waits in the store buffer behind them
+ * for a while, and if read_lock lacks the fence it needs, the section's
+ * loads pass it: the store-to-load reordering a missing fence allows,
+ * microseconds instead of nanoseconds wide.  Relaxed stores only: no
+ * fence, no locked instruction, no system call.  A QSBR reader also goes
+ * offline before and online after them, so thread_online's store waits.
+ */
+static void tight_enter(struct torture_thread *t)
+{
+	struct torture_run *run = t->run;
+	const struct rcut_flavor *f = run->flavor;
+	bool cycle = f->thread_offline && f->thread_online;
+	uint64_t v = (uint64_t)t->id;
+
+	if (cycle)
+		f->thread_offline();
+	for (int i = 0; i < TORTURE_STUFF_LINES; i++)
+		atomic_store_explicit(&run->stuff[i].v, v,
+				      memory_order_relaxed);
+	if (cycle)
+		f->thread_online();
+}
+
+/*
+ * A tight read's in-section delay: a spin on a local counter (no clock,
+ * fence or system call that would drain the store buffer), long enough
+ * for an expedited grace period to end under a reader it missed.
+ */
+static void tight_delay(struct torture_thread *t)
+{
+	uint64_t n = 16 + torture_random(&t->rand) % TIGHT_SPIN_MAX;
+
+	for (uint64_t i = 0; i < n; i++)
+		delay_cpu_relax();
+}
 
 /*
  * The kernel's rcu_read_delay(): mostly nothing, sometimes 200 us, rarely
@@ -44,7 +103,8 @@ static void read_delay(struct torture_thread *t, struct read_state *rs)
 	uint64_t n = (uint64_t)run->nreaders;
 
 	/* Hold the element while grace periods run (flip races need it). */
-	if (run->read_delays_long && (r >> 52) % LONGER_ODDS == 0) {
+	if (__atomic_load_n(&run->read_delays_long, __ATOMIC_RELAXED) &&
+	    (r >> 52) % LONGER_ODDS == 0) {
 		uint64_t d = 1000 + (r >> 8) % LONGER_MAX_NS;
 
 		rs->delay_ns += d;
@@ -87,7 +147,8 @@ static void read_delay(struct torture_thread *t, struct read_state *rs)
 static void hold_after_preemption(struct torture_thread *t,
 				  struct read_state *rs)
 {
-	uint64_t max = t->run->cfg->preempt_duration_ns;
+	uint64_t max = __atomic_load_n(&t->run->cfg->preempt_duration_ns,
+				       __ATOMIC_RELAXED);
 	uint64_t d = max ? 1000 + torture_random(&t->rand) % max : 0;
 
 	rs->delay_ns += d;
@@ -131,6 +192,28 @@ static void section_mark(struct torture_thread *t)
 	counter_inc_owned(&t->section);
 }
 
+/*
+ * What a read does while it holds p: the checks, and rtmbkf and a delay,
+ * or for a tight read only a short spin (rtmbkf's locked instructions
+ * would drain the store buffer that the tight read filled).
+ */
+static void hold_element(struct torture_thread *t, struct read_state *rs,
+			 struct torture_elem *p, uint64_t preempted)
+{
+	torture_read_check_in_use(t, p, "on entry");
+	if (rs->tight) {
+		tight_delay(t);
+	} else {
+		torture_mbchk_read(t, p);
+		if (preempted)
+			hold_after_preemption(t, rs);
+		else if (__atomic_load_n(&t->run->read_delays,
+					 __ATOMIC_RELAXED))
+			read_delay(t, rs);
+	}
+	torture_read_check_in_use(t, p, "after the in-section delay");
+}
+
 bool torture_one_read(struct torture_thread *t)
 {
 	const struct rcut_flavor *f = t->run->flavor;
@@ -144,14 +227,19 @@ bool torture_one_read(struct torture_thread *t)
 
 	if (t->run->cfg->extendables)
 		return torture_one_read_segments(t);
-	if ((f->caps & RCUT_CAP_NESTING) && t->run->read_nesting &&
-	    t->run->cfg->reader_nesting > 1 &&
-	    torture_random(&t->rand) % 8 == 0)
+	rs.tight = read_is_tight(t);
+	if (rs.tight)
+		tight_enter(t);
+	else if ((f->caps & RCUT_CAP_NESTING) &&
+		 __atomic_load_n(&t->run->read_nesting, __ATOMIC_RELAXED) &&
+		 t->run->cfg->reader_nesting > 1 &&
+		 torture_random(&t->rand) % 8 == 0)
 		rs.nesting =
 			2 + (int)(torture_random(&t->rand) %
 				  (uint64_t)(t->run->cfg->reader_nesting - 1));
 	/* Only with preemption injection: no cost to other runs. */
-	watch = t->run->cfg->preempt_duration_ns != 0;
+	watch = __atomic_load_n(&t->run->cfg->preempt_duration_ns,
+				__ATOMIC_RELAXED) != 0;
 	preempted = watch ? preempt_self_delays() : 0;
 	for (int i = 0; i < rs.nesting; i++)
 		idx[i] = f->read_lock();
@@ -160,13 +248,7 @@ bool torture_one_read(struct torture_thread *t)
 	started = gp_seq(f);
 	p = atomic_load_explicit(&t->run->pool.current, memory_order_consume);
 	if (p) {
-		torture_read_check_in_use(t, p, "on entry");
-		torture_mbchk_read(t, p);
-		if (preempted)
-			hold_after_preemption(t, &rs);
-		else if (t->run->read_delays)
-			read_delay(t, &rs);
-		torture_read_check_in_use(t, p, "after the in-section delay");
+		hold_element(t, &rs, p, preempted);
 		pipe = atomic_load_explicit(&p->pipe_count,
 					    memory_order_relaxed);
 	}
@@ -186,11 +268,11 @@ bool torture_one_read(struct torture_thread *t)
 	if (pipe > 1)
 		torture_failure(
 			t->run, "too-short grace period",
-			"%s %d saw element %p at pipe stage %d (nesting %d, in-section delay %llu us%s, GP sequence %lu..%lu)",
+			"%s %d saw element %p at pipe stage %d (nesting %d, in-section delay %llu us%s%s, GP sequence %lu..%lu)",
 			t->kind, t->id, (void *)p, pipe, rs.nesting,
 			(unsigned long long)(rs.delay_ns / 1000),
-			rs.blocked ? ", blocked in the section" : "", started,
-			completed);
+			rs.blocked ? ", blocked in the section" : "",
+			rs.tight ? ", a tight read" : "", started, completed);
 	return true;
 }
 

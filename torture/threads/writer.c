@@ -43,10 +43,12 @@ void torture_writer(struct torture_thread *t)
 		torture_progress();
 		torture_cpu_checkpoint();
 		torture_stutter_wait(t);
-		torture_sleep_ns(
-			run, torture_random(&t->rand) %
-				     (run->fast_gps ? WRITER_MAX_DELAY_NS / 20 :
-						      WRITER_MAX_DELAY_NS));
+		torture_sleep_ns(run,
+				 torture_random(&t->rand) %
+					 (__atomic_load_n(&run->fast_gps,
+							  __ATOMIC_RELAXED) ?
+						  WRITER_MAX_DELAY_NS / 20 :
+						  WRITER_MAX_DELAY_NS));
 		e = torture_elem_alloc(run);
 		if (!e)
 			continue;
