@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The body of a libcds 2.3.3 URCU flavor plugin, shared by instant.cc,
+ * buffered.cc and signal.cc: each defines CDS_RCU (its
+ * cds::urcu::gc<...> type) and CDS_RCU_NEW (an expression that constructs
+ * it), includes this file, and defines the table with CDS_ADAPTER_OPS.
+ * It shows a C++ RCU tortured through the C plugin ABI.
+ *
+ * libcds's contract: cds::Initialize() first, then the RCU singleton
+ * (the gc object), then every thread that touches it attaches with
+ * cds::threading::Manager::attachThread() and detaches at its end;
+ * cds::Terminate() last.  The adapter attaches each harness thread in
+ * register_thread and any other caller (the main thread's final
+ * barrier) on first use.
+ *
+ * Mapping: read_lock/read_unlock are gc::access_lock/access_unlock
+ * (libcds nests them per thread); synchronize is gc::synchronize; call()
+ * is gc::retire_ptr with a function that runs the harness's callback:
+ * general_instant waits for a grace period inside retire_ptr and runs
+ * it at once, the buffered flavors queue it and free the buffer when it
+ * is full or at the next synchronize.  libcds has no barrier: the adapter
+ * counts callbacks in two generations and waits until the older one has
+ * run, calling gc::synchronize to flush the buffer meanwhile.  So that a
+ * buffered callback cannot wait forever for a full buffer, a flush
+ * thread calls gc::synchronize every cds-*.flush_ms while callbacks are
+ * pending (libcds's general_threaded flavor does the same job with its
+ * own thread).  No expedited or polled grace periods, no GP sequence.
+ */
+#ifndef FLAVORS_CDS_ADAPTER_H
+#define FLAVORS_CDS_ADAPTER_H
+
+#include <cds/init.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <pthread.h>
+#include <thread>
+
+extern "C" {
+#include <rcutorture/flavor.h>
+}
+
+namespace {
+
+long flush_ms = 10;
+CDS_RCU *rcu;
+thread_local bool attached;
+std::mutex barrier_mutex;		 // one barrier at a time
+pthread_rwlock_t gen_lock = PTHREAD_RWLOCK_INITIALIZER;
+std::atomic<unsigned long> gen;		 // the generation new callbacks join
+std::atomic<long> pending[2];		 // callbacks not yet run, per generation
+std::atomic<unsigned long> posted, invoked, flushes, barriers;
+std::atomic<bool> stopping;
+std::thread flusher;
+
+// Attach the calling thread to libcds once (its contract for any thread).
+void attach()
+{
+	if (!attached) {
+		cds::threading::Manager::attachThread();
+		attached = true;
+	}
+}
+
+void register_thread()
+{
+	attach();
+}
+
+void unregister_thread()
+{
+	if (attached) {
+		cds::threading::Manager::detachThread();
+		attached = false;
+	}
+}
+
+int read_lock()
+{
+	attach();
+	CDS_RCU::access_lock();
+	rcut_race_point(RCUT_RACE_READ_LOCK);
+	return 0;
+}
+
+void read_unlock(int)
+{
+	rcut_race_point(RCUT_RACE_READ_UNLOCK);
+	CDS_RCU::access_unlock();
+}
+
+void synchronize()
+{
+	attach();
+	rcut_race_point(RCUT_RACE_GP_START);
+	CDS_RCU::synchronize();
+	rcut_race_point(RCUT_RACE_GP_END);
+}
+
+// libcds's free function: run the harness's callback, then count it.
+void invoke(void *p)
+{
+	auto *h = static_cast<struct rcut_head *>(p);
+	auto g = reinterpret_cast<uintptr_t>(h->flavor_priv[0]);
+
+	rcut_race_point(RCUT_RACE_CB_INVOKE);
+	h->func(h);
+	invoked.fetch_add(1);
+	pending[g].fetch_sub(1);
+}
+
+void call(struct rcut_head *head, void (*func)(struct rcut_head *))
+{
+	attach();
+	head->func = func;
+	pthread_rwlock_rdlock(&gen_lock);
+	uintptr_t g = gen.load() & 1;
+	pending[g].fetch_add(1);
+	pthread_rwlock_unlock(&gen_lock);
+	head->flavor_priv[0] = reinterpret_cast<void *>(g);
+	posted.fetch_add(1);
+	rcut_race_point(RCUT_RACE_CB_QUEUE);
+	CDS_RCU::retire_ptr(static_cast<void *>(head), invoke);
+}
+
+// Wait until every callback of the generation before this call has run.
+void barrier()
+{
+	std::lock_guard<std::mutex> one(barrier_mutex);
+
+	attach();
+	pthread_rwlock_wrlock(&gen_lock);
+	unsigned long g = gen.fetch_add(1) & 1;
+	pthread_rwlock_unlock(&gen_lock);
+	while (pending[g].load() > 0) {
+		CDS_RCU::synchronize(); // frees what the buffer holds
+		if (pending[g].load() > 0)
+			std::this_thread::sleep_for(std::chrono::microseconds(100));
+	}
+	barriers.fetch_add(1);
+}
+
+// The flush thread: a grace period every flush_ms while callbacks wait.
+void flush_loop()
+{
+	attach();
+	while (!stopping.load()) {
+		std::this_thread::sleep_for(std::chrono::milliseconds(flush_ms));
+		if (pending[0].load() + pending[1].load() > 0) {
+			CDS_RCU::synchronize();
+			flushes.fetch_add(1);
+		}
+	}
+	unregister_thread();
+}
+
+int init()
+{
+	cds::Initialize();
+	rcu = CDS_RCU_NEW;
+	gen = 0;
+	pending[0] = pending[1] = 0;
+	posted = invoked = flushes = barriers = 0;
+	stopping = false;
+	flusher = std::thread(flush_loop);
+	return 0;
+}
+
+void cleanup()
+{
+	stopping = true;
+	flusher.join();
+	unregister_thread();
+	delete rcu; // detaches every thread still attached
+	rcu = nullptr;
+	cds::Terminate();
+}
+
+void ref_loop(unsigned long n)
+{
+	attach();
+	for (unsigned long i = 0; i < n; i++) {
+		CDS_RCU::access_lock();
+		CDS_RCU::access_unlock();
+	}
+}
+
+} // namespace
+
+#define CDS_ADAPTER_OPS                                                      \
+	.abi_version = RCUT_FLAVOR_ABI_VERSION, .name = CDS_NAME,            \
+	.description = CDS_DESCRIPTION,                                      \
+	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING,                \
+	.params = CDS_PARAMS, .init = init, .cleanup = cleanup,              \
+	.register_thread = register_thread,                                  \
+	.unregister_thread = unregister_thread, .read_lock = read_lock,      \
+	.read_unlock = read_unlock, .synchronize = synchronize,              \
+	.call = call, .barrier = barrier, .stats = stats, .ref_loop = ref_loop
+
+#endif /* FLAVORS_CDS_ADAPTER_H */
