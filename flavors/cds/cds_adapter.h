@@ -192,7 +192,8 @@ void ref_loop(unsigned long n)
 #define CDS_ADAPTER_OPS                                                      \
 	.abi_version = RCUT_FLAVOR_ABI_VERSION, .name = CDS_NAME,            \
 	.description = CDS_DESCRIPTION,                                      \
-	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING,                \
+	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |               \
+		RCUT_CAP_CALL_MAY_BLOCK,                                     \
 	.params = CDS_PARAMS, .init = init, .cleanup = cleanup,              \
 	.register_thread = register_thread,                                  \
 	.unregister_thread = unregister_thread, .read_lock = read_lock,      \

@@ -10,7 +10,9 @@
  * - read_lock/read_unlock are ck_epoch_begin/ck_epoch_end on the caller's
  *   record, with one ck_epoch_section_t per nesting level when
  *   ck-epoch.sections=1 (the index read_lock returns is the level);
- * - synchronize is ck_epoch_synchronize on the caller's record;
+ * - synchronize is ck_epoch_synchronize on the caller's record, or with
+ *   ck-epoch.wait=yield|sleep (the default) ck_epoch_synchronize_wait
+ *   with a callback that yields or sleeps while a reader holds it up;
  * - call() hands the callback to one worker, which owns a record of its
  *   own: it queues them with ck_epoch_call() and dispatches them with
  *   ck_epoch_poll() (ck-epoch.reclaim=poll) or ck_epoch_synchronize() +
@@ -33,7 +35,9 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
+#include <time.h>
 
 #define CE_MAX_NEST 16 /* sections per thread; deeper ones pass NULL */
 
@@ -44,6 +48,9 @@ static long ce_sections = 1;
 static long ce_reclaim = CE_RECLAIM_POLL;
 static long ce_batch = 1;
 static long ce_poll_us = 1000;
+static const char *const ce_wait_names[] = { "spin", "yield", "sleep", NULL };
+enum { CE_WAIT_SPIN, CE_WAIT_YIELD, CE_WAIT_SLEEP };
+static long ce_wait = CE_WAIT_SLEEP;
 
 static const struct rcut_param ce_params[] = {
 	{ "sections",
@@ -58,6 +65,9 @@ static const struct rcut_param ce_params[] = {
 	{ "poll_us",
 	  "microseconds the worker waits between dispatch attempts while callbacks are pending",
 	  RCUT_PARAM_INT, 1, 1000000, NULL, &ce_poll_us },
+	{ "wait",
+	  "how a grace-period wait waits for a reader: spin (ck_epoch_synchronize), or yield / sleep 20 us in ck_epoch_synchronize_wait's callback",
+	  RCUT_PARAM_ENUM, 0, 0, ce_wait_names, &ce_wait },
 	{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
 };
 
@@ -146,12 +156,41 @@ static void ce_read_unlock(int d)
 	ce_depth--;
 }
 
+/*
+ * ck's wait callback (ck_epoch_wait_cb_t): called while a grace-period
+ * wait finds a reader still in an older epoch; ck's "custom blocking
+ * behavior" hook.  Spinning starves the readers it waits for when
+ * threads outnumber cores, as rcutorture's simulated CPUs do.
+ */
+static void ce_wait_cb(ck_epoch_t *epoch, ck_epoch_record_t *rec, void *ct)
+{
+	struct timespec nap = { 0, 20000 };
+
+	(void)epoch;
+	(void)rec;
+	(void)ct;
+	rcut_race_point(RCUT_RACE_GP_WAIT);
+	if (ce_wait == CE_WAIT_YIELD)
+		sched_yield();
+	else
+		nanosleep(&nap, NULL);
+}
+
+/* One grace period on rec's behalf, waiting as ck-epoch.wait says. */
+static void ce_gp(ck_epoch_record_t *rec)
+{
+	if (ce_wait == CE_WAIT_SPIN)
+		ck_epoch_synchronize(rec);
+	else
+		ck_epoch_synchronize_wait(rec->global, ce_wait_cb, NULL);
+}
+
 static void ce_synchronize(void)
 {
 	ck_epoch_record_t *rec = ce_self();
 
 	rcut_race_point(RCUT_RACE_GP_START);
-	ck_epoch_synchronize(rec);
+	ce_gp(rec);
 	rcut_race_point(RCUT_RACE_GP_END);
 }
 
@@ -179,7 +218,7 @@ static void ce_dispatch(void)
 	if (ce_reclaim == CE_RECLAIM_POLL) {
 		ck_epoch_poll(&ce_wrec->rec);
 	} else {
-		ck_epoch_synchronize(&ce_wrec->rec);
+		ce_gp(&ce_wrec->rec);
 		ck_epoch_reclaim(&ce_wrec->rec);
 	}
 }
@@ -202,7 +241,10 @@ static void *ce_worker_fn(void *arg)
 				      ce_invoke);
 		before = atomic_load(&ce_dispatched);
 		if (breq != bdone) {
-			ck_epoch_barrier(w);
+			if (ce_wait == CE_WAIT_SPIN)
+				ck_epoch_barrier(w);
+			else
+				ck_epoch_barrier_wait(w, ce_wait_cb, NULL);
 			atomic_fetch_add(&ce_barriers, 1);
 			since = 0;
 		} else if (w->n_pending &&

@@ -12,10 +12,14 @@
  * - read_lock/read_unlock: rte_rcu_qsbr_lock/unlock (empty unless DPDK is
  *   built with RTE_LIBRTE_RCU_DEBUG); quiescent_state:
  *   rte_rcu_qsbr_quiescent; thread_offline/online: the same DPDK calls;
- * - synchronize: rte_rcu_qsbr_synchronize(v, RTE_QSBR_THRID_INVALID)
- *   with the caller offline around it: DPDK allows only one of several
- *   concurrent synchronize callers to report its own quiescent state, and
- *   the harness has many updaters;
+ * - synchronize: rte_rcu_qsbr_start, then rte_rcu_qsbr_check without
+ *   wait and a 50 us sleep until done (dpdk-qsbr.sync=poll, the default:
+ *   DPDK's own wait spins, which starves the readers it waits for when
+ *   threads outnumber cores), or rte_rcu_qsbr_synchronize(v,
+ *   RTE_QSBR_THRID_INVALID) (=synchronize); either with the caller
+ *   offline around it: DPDK allows only one of several concurrent
+ *   synchronize callers to report its own quiescent state, and the
+ *   harness has many updaters;
  * - call(): token = rte_rcu_qsbr_start(v), queued for one worker that
  *   invokes callbacks in order once rte_rcu_qsbr_check(v, token) says
  *   every online reader has reported a quiescent state since;
@@ -36,10 +40,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static long dq_max_threads = 128;
 static long dq_poll_us = 1000;
 static long dq_check_wait;
+static const char *const dq_sync_names[] = { "synchronize", "poll", NULL };
+enum { DQ_SYNC_SYNCHRONIZE, DQ_SYNC_POLL };
+static long dq_sync = DQ_SYNC_POLL;
 
 static const struct rcut_param dq_params[] = {
 	{ "max_threads",
@@ -51,6 +59,9 @@ static const struct rcut_param dq_params[] = {
 	{ "check_wait",
 	  "the worker calls rte_rcu_qsbr_check with wait=true (spins in DPDK until done) instead of polling",
 	  RCUT_PARAM_BOOL, 0, 1, NULL, &dq_check_wait },
+	{ "sync",
+	  "synchronize: rte_rcu_qsbr_synchronize (DPDK spins until done), or poll: rte_rcu_qsbr_start, then rte_rcu_qsbr_check without wait and a 50 us sleep until done",
+	  RCUT_PARAM_ENUM, 0, 0, dq_sync_names, &dq_sync },
 	{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
 };
 
@@ -167,7 +178,16 @@ static void dq_synchronize(void)
 	bool was = dq_wait_begin();
 
 	rcut_race_point(RCUT_RACE_GP_START);
-	rte_rcu_qsbr_synchronize(dq_v, RTE_QSBR_THRID_INVALID);
+	if (dq_sync == DQ_SYNC_SYNCHRONIZE) {
+		rte_rcu_qsbr_synchronize(dq_v, RTE_QSBR_THRID_INVALID);
+	} else {
+		uint64_t t = rte_rcu_qsbr_start(dq_v);
+		struct timespec nap = { 0, 50000 };
+
+		rcut_race_point(RCUT_RACE_GP_WAIT);
+		while (!rte_rcu_qsbr_check(dq_v, t, false))
+			nanosleep(&nap, NULL);
+	}
 	rcut_race_point(RCUT_RACE_GP_END);
 	dq_wait_end(was);
 }

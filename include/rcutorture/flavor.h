@@ -62,6 +62,13 @@ struct rcut_param {
 #define RCUT_CAP_NESTING (1u << 2) /* read sections nest */
 /* synchronize_expedited is the normal synchronize (no expedited GPs). */
 #define RCUT_CAP_EXP_IS_SYNC (1u << 3)
+/*
+ * call() may block for a grace period (a library whose deferred free
+ * waits inside it, as libcds's general_instant retire_ptr does): the
+ * harness treats the caller as blocked, off its simulated CPU, meanwhile.
+ * Harnesses that predate the bit ignore it.
+ */
+#define RCUT_CAP_CALL_MAY_BLOCK (1u << 4)
 
 /*
  * Where call() queues callbacks (--call-rcu): one queue for the process,
