@@ -54,9 +54,10 @@ int rcut_bundled_load(const char *name, const struct rcut_flavor **flavor,
 		if (strcmp(name, b->name))
 			continue;
 		if (b->absent) {
-			snprintf(err, errlen,
-				 "--flavor: flavor '%s' is not in this build: %s",
-				 name, b->absent);
+			snprintf(
+				err, errlen,
+				"--flavor: flavor '%s' is not in this build: %s",
+				name, b->absent);
 			return -1;
 		}
 		ret = rcut_plugin_load(name, &dir, 1, flavor, err, errlen);

@@ -100,15 +100,14 @@ void rcut_flavor_caps(const struct rcut_flavor *f, char *buf, size_t len)
 
 	if (f->synchronize_expedited)
 		exp = f->caps & RCUT_CAP_EXP_IS_SYNC ? ",exp=sync" : ",exp";
-	snprintf(buf, len, "sync%s%s%s%s%s%s%s%s%s", exp,
-		 f->call ? ",call" : "",
-		 f->caps & RCUT_CAP_CALL_MAY_BLOCK ? "(may-block)" : "",
-		 f->barrier ? ",barrier" : "",
-		 f->set_call_mode ? ",call-modes" : "",
-		 f->poll_gp_state ? ",poll" : "", f->cond_sync ? ",cond" : "",
-		 f->caps & RCUT_CAP_QSBR ? ",qsbr" : "",
-		 f->caps & RCUT_CAP_READER_MAY_BLOCK ? ",blocking-readers" :
-						       "");
+	snprintf(
+		buf, len, "sync%s%s%s%s%s%s%s%s%s", exp, f->call ? ",call" : "",
+		f->caps & RCUT_CAP_CALL_MAY_BLOCK ? "(may-block)" : "",
+		f->barrier ? ",barrier" : "",
+		f->set_call_mode ? ",call-modes" : "",
+		f->poll_gp_state ? ",poll" : "", f->cond_sync ? ",cond" : "",
+		f->caps & RCUT_CAP_QSBR ? ",qsbr" : "",
+		f->caps & RCUT_CAP_READER_MAY_BLOCK ? ",blocking-readers" : "");
 }
 
 /* The current value of p as text: a choice name for an enum. */

@@ -4,7 +4,8 @@
 
 #include <cstdio>
 
-namespace {
+namespace
+{
 long capacity = 256;
 }
 
@@ -12,7 +13,8 @@ long capacity = 256;
 #define CDS_RCU_NEW new CDS_RCU((size_t)capacity)
 #include "cds_adapter.h"
 
-namespace {
+namespace
+{
 
 const struct rcut_param params[] = {
 	{ "capacity",
@@ -27,17 +29,18 @@ const struct rcut_param params[] = {
 // libcds exposes the buffer's capacity; the rest is the adapter's.
 void stats(FILE *out)
 {
-	std::fprintf(out,
-		     "cds-buffered: capacity %zu retired %lu invoked %lu pending %ld flushes %lu barriers %lu\n",
-		     rcu ? CDS_RCU::capacity() : 0, posted.load(),
-		     invoked.load(), pending[0].load() + pending[1].load(),
-		     flushes.load(), barriers.load());
+	std::fprintf(
+		out,
+		"cds-buffered: capacity %zu retired %lu invoked %lu pending %ld flushes %lu barriers %lu\n",
+		rcu ? CDS_RCU::capacity() : 0, posted.load(), invoked.load(),
+		pending[0].load() + pending[1].load(), flushes.load(),
+		barriers.load());
 }
 
 } // namespace
 
 #define CDS_NAME "cds-buffered"
-#define CDS_DESCRIPTION                                                      \
+#define CDS_DESCRIPTION \
 	"libcds 2.3 general_buffered URCU (C++ plugin): retired pointers freed when the buffer fills"
 #define CDS_PARAMS params
 extern "C" const struct rcut_flavor rcutorture_flavor = { CDS_ADAPTER_OPS };

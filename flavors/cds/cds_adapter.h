@@ -42,15 +42,16 @@ extern "C" {
 #include <rcutorture/flavor.h>
 }
 
-namespace {
+namespace
+{
 
 long flush_ms = 10;
 CDS_RCU *rcu;
 thread_local bool attached;
-std::mutex barrier_mutex;		 // one barrier at a time
+std::mutex barrier_mutex; // one barrier at a time
 pthread_rwlock_t gen_lock = PTHREAD_RWLOCK_INITIALIZER;
-std::atomic<unsigned long> gen;		 // the generation new callbacks join
-std::atomic<long> pending[2];		 // callbacks not yet run, per generation
+std::atomic<unsigned long> gen; // the generation new callbacks join
+std::atomic<long> pending[2];	// callbacks not yet run, per generation
 std::atomic<unsigned long> posted, invoked, flushes, barriers;
 std::atomic<bool> stopping;
 std::thread flusher;
@@ -137,7 +138,8 @@ void barrier()
 	while (pending[g].load() > 0) {
 		CDS_RCU::synchronize(); // frees what the buffer holds
 		if (pending[g].load() > 0)
-			std::this_thread::sleep_for(std::chrono::microseconds(100));
+			std::this_thread::sleep_for(
+				std::chrono::microseconds(100));
 	}
 	barriers.fetch_add(1);
 }
@@ -147,7 +149,8 @@ void flush_loop()
 {
 	attach();
 	while (!stopping.load()) {
-		std::this_thread::sleep_for(std::chrono::milliseconds(flush_ms));
+		std::this_thread::sleep_for(
+			std::chrono::milliseconds(flush_ms));
 		if (pending[0].load() + pending[1].load() > 0) {
 			CDS_RCU::synchronize();
 			flushes.fetch_add(1);
@@ -189,15 +192,15 @@ void ref_loop(unsigned long n)
 
 } // namespace
 
-#define CDS_ADAPTER_OPS                                                      \
-	.abi_version = RCUT_FLAVOR_ABI_VERSION, .name = CDS_NAME,            \
-	.description = CDS_DESCRIPTION,                                      \
-	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |               \
-		RCUT_CAP_CALL_MAY_BLOCK,                                     \
-	.params = CDS_PARAMS, .init = init, .cleanup = cleanup,              \
-	.register_thread = register_thread,                                  \
-	.unregister_thread = unregister_thread, .read_lock = read_lock,      \
-	.read_unlock = read_unlock, .synchronize = synchronize,              \
-	.call = call, .barrier = barrier, .stats = stats, .ref_loop = ref_loop
+#define CDS_ADAPTER_OPS                                                       \
+	.abi_version = RCUT_FLAVOR_ABI_VERSION, .name = CDS_NAME,             \
+	.description = CDS_DESCRIPTION,                                       \
+	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |                \
+		RCUT_CAP_CALL_MAY_BLOCK,                                      \
+	.params = CDS_PARAMS, .init = init, .cleanup = cleanup,               \
+	.register_thread = register_thread,                                   \
+	.unregister_thread = unregister_thread, .read_lock = read_lock,       \
+	.read_unlock = read_unlock, .synchronize = synchronize, .call = call, \
+	.barrier = barrier, .stats = stats, .ref_loop = ref_loop
 
 #endif /* FLAVORS_CDS_ADAPTER_H */

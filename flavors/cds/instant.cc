@@ -8,7 +8,8 @@
 #define CDS_RCU_NEW new CDS_RCU()
 #include "cds_adapter.h"
 
-namespace {
+namespace
+{
 
 const struct rcut_param params[] = {
 	{ "flush_ms",
@@ -20,17 +21,18 @@ const struct rcut_param params[] = {
 // libcds exposes no counters for general_instant: the adapter's.
 void stats(FILE *out)
 {
-	std::fprintf(out,
-		     "cds-instant: retired %lu invoked %lu pending %ld flushes %lu barriers %lu\n",
-		     posted.load(), invoked.load(),
-		     pending[0].load() + pending[1].load(), flushes.load(),
-		     barriers.load());
+	std::fprintf(
+		out,
+		"cds-instant: retired %lu invoked %lu pending %ld flushes %lu barriers %lu\n",
+		posted.load(), invoked.load(),
+		pending[0].load() + pending[1].load(), flushes.load(),
+		barriers.load());
 }
 
 } // namespace
 
 #define CDS_NAME "cds-instant"
-#define CDS_DESCRIPTION                                                      \
+#define CDS_DESCRIPTION \
 	"libcds 2.3 general_instant URCU (C++ plugin): retire_ptr waits for a grace period"
 #define CDS_PARAMS params
 extern "C" const struct rcut_flavor rcutorture_flavor = { CDS_ADAPTER_OPS };

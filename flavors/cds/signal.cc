@@ -5,16 +5,18 @@
 #include <csignal>
 #include <cstdio>
 
-namespace {
+namespace
+{
 long capacity = 256;
 long signo = SIGUSR1;
-}
+} // namespace
 
 #define CDS_RCU cds::urcu::gc<cds::urcu::signal_buffered<>>
 #define CDS_RCU_NEW new CDS_RCU((size_t)capacity, (int)signo)
 #include "cds_adapter.h"
 
-namespace {
+namespace
+{
 
 const struct rcut_param params[] = {
 	{ "capacity",
@@ -32,18 +34,19 @@ const struct rcut_param params[] = {
 // libcds exposes the buffer's capacity and its signal; the rest is ours.
 void stats(FILE *out)
 {
-	std::fprintf(out,
-		     "cds-signal: capacity %zu signal %d retired %lu invoked %lu pending %ld flushes %lu barriers %lu\n",
-		     rcu ? CDS_RCU::capacity() : 0,
-		     rcu ? CDS_RCU::signal_no() : 0, posted.load(),
-		     invoked.load(), pending[0].load() + pending[1].load(),
-		     flushes.load(), barriers.load());
+	std::fprintf(
+		out,
+		"cds-signal: capacity %zu signal %d retired %lu invoked %lu pending %ld flushes %lu barriers %lu\n",
+		rcu ? CDS_RCU::capacity() : 0, rcu ? CDS_RCU::signal_no() : 0,
+		posted.load(), invoked.load(),
+		pending[0].load() + pending[1].load(), flushes.load(),
+		barriers.load());
 }
 
 } // namespace
 
 #define CDS_NAME "cds-signal"
-#define CDS_DESCRIPTION                                                      \
+#define CDS_DESCRIPTION \
 	"libcds 2.3 signal_buffered URCU (C++ plugin): signal-driven barriers, buffered frees"
 #define CDS_PARAMS params
 extern "C" const struct rcut_flavor rcutorture_flavor = { CDS_ADAPTER_OPS };

@@ -142,8 +142,7 @@ static int ce_read_lock(void)
 	ck_epoch_record_t *rec = ce_self();
 	int d = ce_depth++;
 
-	ck_epoch_begin(rec, ce_sections && d < CE_MAX_NEST ? &ce_sec[d] :
-							       NULL);
+	ck_epoch_begin(rec, ce_sections && d < CE_MAX_NEST ? &ce_sec[d] : NULL);
 	rcut_race_point(RCUT_RACE_READ_LOCK);
 	return d;
 }
@@ -151,8 +150,8 @@ static int ce_read_lock(void)
 static void ce_read_unlock(int d)
 {
 	rcut_race_point(RCUT_RACE_READ_UNLOCK);
-	ck_epoch_end(ce_rec, ce_sections && d < CE_MAX_NEST ? &ce_sec[d] :
-							    NULL);
+	ck_epoch_end(ce_rec,
+		     ce_sections && d < CE_MAX_NEST ? &ce_sec[d] : NULL);
 	ce_depth--;
 }
 

@@ -159,8 +159,7 @@ static void dq_thread_online(void)
 /* Go offline for a blocking wait; returns whether to come back online. */
 static bool dq_wait_begin(void)
 {
-	bool was = dq_id >= 0 && dq_id_gen == atomic_load(&dq_gen) &&
-		   dq_online;
+	bool was = dq_id >= 0 && dq_id_gen == atomic_load(&dq_gen) && dq_online;
 
 	if (was)
 		dq_thread_offline();
@@ -203,8 +202,8 @@ static void dq_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 /* Whether the grace period of callback h's token has ended. */
 static bool dq_ready(struct rcut_head *h)
 {
-	int done = rte_rcu_qsbr_check(dq_v, (uint64_t)(uintptr_t)h->flavor_priv[0],
-				      dq_check_wait);
+	int done = rte_rcu_qsbr_check(
+		dq_v, (uint64_t)(uintptr_t)h->flavor_priv[0], dq_check_wait);
 
 	atomic_fetch_add_explicit(&dq_checks, 1, memory_order_relaxed);
 	if (done)

@@ -22,7 +22,7 @@ struct handoff {
 	pthread_cond_t wake; /* the worker: work queued or stop */
 	pthread_cond_t done; /* barriers: invoked or barrier_done moved */
 	struct rcut_head *head, **tail;
-	unsigned long queued, invoked;	     /* callbacks, ever */
+	unsigned long queued, invoked;		 /* callbacks, ever */
 	unsigned long barrier_req, barrier_done; /* worker-run barriers */
 	bool stop;
 };
