@@ -50,9 +50,9 @@ t_libs_stats_line_shows_the_library_counters() {
 	for f in instant buffered signal; do
 		run --test scale --flavor cds-$f --gp-async --duration 1
 		expect_status 0
-		expect_out "^cds-$f: .*retired [1-9][0-9]* invoked [1-9][0-9]* pending 0 "
+		expect_out "^cds-$f: backoff sleep .*retired [1-9][0-9]* invoked [1-9][0-9]* pending 0 "
 	done
-	expect_out '^cds-signal: capacity 256 signal 10 '
+	expect_out '^cds-signal: backoff sleep capacity 256 signal 10 '
 }
 
 # Preemption injection: threads parked in signal handlers anywhere, the
@@ -75,7 +75,7 @@ t_libs_parameters_change_the_mapping() {
 	local f
 	for f in "ck-epoch ck-epoch.reclaim=sync ck-epoch.batch=8 ck-epoch.sections=0" \
 		"dpdk-qsbr dpdk-qsbr.sync=poll dpdk-qsbr.check_wait=1 dpdk-qsbr.max_threads=64" \
-		"cds-buffered cds-buffered.capacity=2 cds-buffered.flush_ms=1"; do
+		"cds-buffered cds-buffered.capacity=2 cds-buffered.flush_ms=1 cds-buffered.backoff=default"; do
 		# shellcheck disable=SC2086 # flavor and its parameters, split
 		run --flavor $f --fwd-progress 1 --fwd-progress-holdoff 500ms --duration 2 --stat-interval 0
 		lib_clean_success "${f%% *}"
@@ -87,9 +87,9 @@ t_libs_parameters_change_the_mapping() {
 	run --test scale --flavor dpdk-qsbr dpdk-qsbr.sync=poll dpdk-qsbr.max_threads=64 --duration 1
 	expect_status 0
 	expect_out '^dpdk-qsbr: token [1-9][0-9]* acked [1-9][0-9]* threads [0-9]+/64 '
-	run --test scale --flavor cds-buffered cds-buffered.capacity=2 --gp-async --duration 1
+	run --test scale --flavor cds-buffered cds-buffered.capacity=2 cds-buffered.backoff=default --gp-async --duration 1
 	expect_status 0
-	expect_out '^cds-buffered: capacity 2 '
+	expect_out '^cds-buffered: backoff default capacity 2 '
 	bad_input 'dpdk-qsbr.sync' --flavor dpdk-qsbr dpdk-qsbr.sync=spin --duration 1
 }
 

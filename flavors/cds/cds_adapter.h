@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The body of a libcds 2.3.3 URCU flavor plugin, shared by instant.cc,
- * buffered.cc and signal.cc: each defines CDS_RCU (its
- * cds::urcu::gc<...> type) and CDS_RCU_NEW (an expression that constructs
- * it), includes this file, and defines the table with CDS_ADAPTER_OPS.
+ * buffered.cc and signal.cc: each defines CDS_RCU(B) (its
+ * cds::urcu::gc<...> type with Backoff B) and CDS_RCU_NEW(T) (an
+ * expression that constructs a T), includes this file, and defines the
+ * table with CDS_ADAPTER_OPS.
  * It shows a C++ RCU tortured through the C plugin ABI.
  *
  * libcds's contract: cds::Initialize() first, then the RCU singleton
@@ -42,11 +43,48 @@ extern "C" {
 #include <rcutorture/flavor.h>
 }
 
-namespace
-{
+namespace {
 
+/*
+ * libcds's Backoff template parameter, chosen at init: its default
+ * (exponential: spin, then yield) or a 20 us sleep.  The two are
+ * different types of one singleton, so every call that reaches the
+ * singleton's type (synchronize, retire_ptr) goes through these
+ * pointers; the read side is per thread and the same for both.
+ */
+const char *const backoff_names[] = { "default", "sleep", nullptr };
+long backoff = 1;
+using sleep_backoff =
+	cds::backoff::make_delay_of<20, std::chrono::microseconds>::type;
+using read_rcu = CDS_RCU(cds::backoff::Default);
+
+struct rcu_ops {
+	void (*make)();
+	void (*destroy)();
+	void (*synchronize)();
+	void (*retire)(void *p, void (*fn)(void *));
+};
+
+// The singleton of type R: made, destroyed and called through rcu_ops.
+template <class R> struct rcu_impl {
+	static inline R *obj;
+	static void make() { obj = CDS_RCU_NEW(R); }
+	static void destroy()
+	{
+		delete obj; // detaches every thread still attached
+		obj = nullptr;
+	}
+	static void synchronize() { R::synchronize(); }
+	static void retire(void *p, void (*fn)(void *)) { R::retire_ptr(p, fn); }
+	static constexpr rcu_ops ops = { make, destroy, synchronize, retire };
+};
+
+const rcu_ops *const rcu_by_backoff[] = {
+	&rcu_impl<CDS_RCU(cds::backoff::Default)>::ops,
+	&rcu_impl<CDS_RCU(sleep_backoff)>::ops,
+};
+const rcu_ops *rcu;
 long flush_ms = 10;
-CDS_RCU *rcu;
 thread_local bool attached;
 std::mutex barrier_mutex; // one barrier at a time
 pthread_rwlock_t gen_lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -81,7 +119,7 @@ void unregister_thread()
 int read_lock()
 {
 	attach();
-	CDS_RCU::access_lock();
+	read_rcu::access_lock();
 	rcut_race_point(RCUT_RACE_READ_LOCK);
 	return 0;
 }
@@ -89,14 +127,14 @@ int read_lock()
 void read_unlock(int)
 {
 	rcut_race_point(RCUT_RACE_READ_UNLOCK);
-	CDS_RCU::access_unlock();
+	read_rcu::access_unlock();
 }
 
 void synchronize()
 {
 	attach();
 	rcut_race_point(RCUT_RACE_GP_START);
-	CDS_RCU::synchronize();
+	rcu->synchronize();
 	rcut_race_point(RCUT_RACE_GP_END);
 }
 
@@ -123,7 +161,7 @@ void call(struct rcut_head *head, void (*func)(struct rcut_head *))
 	head->flavor_priv[0] = reinterpret_cast<void *>(g);
 	posted.fetch_add(1);
 	rcut_race_point(RCUT_RACE_CB_QUEUE);
-	CDS_RCU::retire_ptr(static_cast<void *>(head), invoke);
+	rcu->retire(static_cast<void *>(head), invoke);
 }
 
 // Wait until every callback of the generation before this call has run.
@@ -136,7 +174,7 @@ void barrier()
 	unsigned long g = gen.fetch_add(1) & 1;
 	pthread_rwlock_unlock(&gen_lock);
 	while (pending[g].load() > 0) {
-		CDS_RCU::synchronize(); // frees what the buffer holds
+		rcu->synchronize(); // frees what the buffer holds
 		if (pending[g].load() > 0)
 			std::this_thread::sleep_for(
 				std::chrono::microseconds(100));
@@ -152,7 +190,7 @@ void flush_loop()
 		std::this_thread::sleep_for(
 			std::chrono::milliseconds(flush_ms));
 		if (pending[0].load() + pending[1].load() > 0) {
-			CDS_RCU::synchronize();
+			rcu->synchronize();
 			flushes.fetch_add(1);
 		}
 	}
@@ -162,7 +200,8 @@ void flush_loop()
 int init()
 {
 	cds::Initialize();
-	rcu = CDS_RCU_NEW;
+	rcu = rcu_by_backoff[backoff];
+	rcu->make();
 	gen = 0;
 	pending[0] = pending[1] = 0;
 	posted = invoked = flushes = barriers = 0;
@@ -176,7 +215,7 @@ void cleanup()
 	stopping = true;
 	flusher.join();
 	unregister_thread();
-	delete rcu; // detaches every thread still attached
+	rcu->destroy();
 	rcu = nullptr;
 	cds::Terminate();
 }
@@ -185,8 +224,8 @@ void ref_loop(unsigned long n)
 {
 	attach();
 	for (unsigned long i = 0; i < n; i++) {
-		CDS_RCU::access_lock();
-		CDS_RCU::access_unlock();
+		read_rcu::access_lock();
+		read_rcu::access_unlock();
 	}
 }
 

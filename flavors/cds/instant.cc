@@ -4,17 +4,19 @@
 
 #include <cstdio>
 
-#define CDS_RCU cds::urcu::gc<cds::urcu::general_instant<>>
-#define CDS_RCU_NEW new CDS_RCU()
+#define CDS_RCU(B) cds::urcu::gc<cds::urcu::general_instant<std::mutex, B>>
+#define CDS_RCU_NEW(T) new T()
 #include "cds_adapter.h"
 
-namespace
-{
+namespace {
 
 const struct rcut_param params[] = {
 	{ "flush_ms",
 	  "milliseconds between the flush thread's synchronize calls while callbacks are pending (instant runs them in retire_ptr)",
 	  RCUT_PARAM_INT, 1, 10000, nullptr, &flush_ms },
+	{ "backoff",
+	  "libcds's Backoff for grace-period waits: default (exponential: spin, then yield) or sleep (20 us)",
+	  RCUT_PARAM_ENUM, 0, 0, backoff_names, &backoff },
 	{ nullptr, nullptr, RCUT_PARAM_INT, 0, 0, nullptr, nullptr },
 };
 
@@ -23,8 +25,8 @@ void stats(FILE *out)
 {
 	std::fprintf(
 		out,
-		"cds-instant: retired %lu invoked %lu pending %ld flushes %lu barriers %lu\n",
-		posted.load(), invoked.load(),
+		"cds-instant: backoff %s retired %lu invoked %lu pending %ld flushes %lu barriers %lu\n",
+		backoff_names[backoff], posted.load(), invoked.load(),
 		pending[0].load() + pending[1].load(), flushes.load(),
 		barriers.load());
 }

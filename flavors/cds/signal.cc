@@ -5,18 +5,19 @@
 #include <csignal>
 #include <cstdio>
 
-namespace
-{
+namespace {
 long capacity = 256;
 long signo = SIGUSR1;
 } // namespace
 
-#define CDS_RCU cds::urcu::gc<cds::urcu::signal_buffered<>>
-#define CDS_RCU_NEW new CDS_RCU((size_t)capacity, (int)signo)
+#define CDS_RCU(B)                                                       \
+	cds::urcu::gc<cds::urcu::signal_buffered<                               \
+		cds::container::VyukovMPMCCycleQueue<cds::urcu::epoch_retired_ptr>, \
+		std::mutex, B>>
+#define CDS_RCU_NEW(T) new T((size_t)capacity, (int)signo)
 #include "cds_adapter.h"
 
-namespace
-{
+namespace {
 
 const struct rcut_param params[] = {
 	{ "capacity",
@@ -28,6 +29,9 @@ const struct rcut_param params[] = {
 	{ "flush_ms",
 	  "milliseconds between the flush thread's synchronize calls while callbacks are pending",
 	  RCUT_PARAM_INT, 1, 10000, nullptr, &flush_ms },
+	{ "backoff",
+	  "libcds's Backoff for grace-period waits: default (exponential: spin, then yield) or sleep (20 us)",
+	  RCUT_PARAM_ENUM, 0, 0, backoff_names, &backoff },
 	{ nullptr, nullptr, RCUT_PARAM_INT, 0, 0, nullptr, nullptr },
 };
 
@@ -36,8 +40,8 @@ void stats(FILE *out)
 {
 	std::fprintf(
 		out,
-		"cds-signal: capacity %zu signal %d retired %lu invoked %lu pending %ld flushes %lu barriers %lu\n",
-		rcu ? CDS_RCU::capacity() : 0, rcu ? CDS_RCU::signal_no() : 0,
+		"cds-signal: backoff %s capacity %zu signal %d retired %lu invoked %lu pending %ld flushes %lu barriers %lu\n",
+		backoff_names[backoff], (size_t)capacity, (int)signo,
 		posted.load(), invoked.load(),
 		pending[0].load() + pending[1].load(), flushes.load(),
 		barriers.load());
