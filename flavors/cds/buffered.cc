@@ -8,9 +8,10 @@ namespace {
 long capacity = 256;
 }
 
-#define CDS_RCU(B)                                                       \
-	cds::urcu::gc<cds::urcu::general_buffered<                               \
-		cds::container::VyukovMPMCCycleQueue<cds::urcu::epoch_retired_ptr>, \
+#define CDS_RCU(B)                                     \
+	cds::urcu::gc<cds::urcu::general_buffered<     \
+		cds::container::VyukovMPMCCycleQueue<  \
+			cds::urcu::epoch_retired_ptr>, \
 		std::mutex, B>>
 #define CDS_RCU_NEW(T) new T((size_t)capacity)
 #include "cds_adapter.h"
@@ -36,9 +37,9 @@ void stats(FILE *out)
 	std::fprintf(
 		out,
 		"cds-buffered: backoff %s capacity %zu retired %lu invoked %lu pending %ld flushes %lu barriers %lu\n",
-		backoff_names[backoff], (size_t)capacity, posted.load(), invoked.load(),
-		pending[0].load() + pending[1].load(), flushes.load(),
-		barriers.load());
+		backoff_names[backoff], (size_t)capacity, posted.load(),
+		invoked.load(), pending[0].load() + pending[1].load(),
+		flushes.load(), barriers.load());
 }
 
 } // namespace

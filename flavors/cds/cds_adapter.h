@@ -25,7 +25,8 @@
  * buffered callback cannot wait forever for a full buffer, a flush
  * thread calls gc::synchronize every cds-*.flush_ms while callbacks are
  * pending (libcds's general_threaded flavor does the same job with its
- * own thread).  No expedited or polled grace periods, no GP sequence.
+ * own thread).  No expedited or polled grace periods; the GP sequence is
+ * the adapter's (gp_advance()).
  */
 #ifndef FLAVORS_CDS_ADAPTER_H
 #define FLAVORS_CDS_ADAPTER_H
@@ -68,14 +69,23 @@ struct rcu_ops {
 // The singleton of type R: made, destroyed and called through rcu_ops.
 template <class R> struct rcu_impl {
 	static inline R *obj;
-	static void make() { obj = CDS_RCU_NEW(R); }
+	static void make()
+	{
+		obj = CDS_RCU_NEW(R);
+	}
 	static void destroy()
 	{
 		delete obj; // detaches every thread still attached
 		obj = nullptr;
 	}
-	static void synchronize() { R::synchronize(); }
-	static void retire(void *p, void (*fn)(void *)) { R::retire_ptr(p, fn); }
+	static void synchronize()
+	{
+		R::synchronize();
+	}
+	static void retire(void *p, void (*fn)(void *))
+	{
+		R::retire_ptr(p, fn);
+	}
 	static constexpr rcu_ops ops = { make, destroy, synchronize, retire };
 };
 
@@ -91,6 +101,26 @@ pthread_rwlock_t gen_lock = PTHREAD_RWLOCK_INITIALIZER;
 std::atomic<unsigned long> gen; // the generation new callbacks join
 std::atomic<long> pending[2];	// callbacks not yet run, per generation
 std::atomic<unsigned long> posted, invoked, flushes, barriers;
+/*
+ * A grace-period sequence (libcds exports none): a synchronize or a
+ * callback that sampled it at s before its grace period began moves it
+ * to at least s + 1 once that grace period has ended, never further.
+ */
+std::atomic<unsigned long> gp_seq;
+
+unsigned long get_gp_seq()
+{
+	return gp_seq.load(std::memory_order_acquire);
+}
+
+void gp_advance(unsigned long started)
+{
+	unsigned long cur = get_gp_seq();
+
+	while (cur < started + 1 &&
+	       !gp_seq.compare_exchange_weak(cur, started + 1))
+		;
+}
 std::atomic<bool> stopping;
 std::thread flusher;
 
@@ -132,10 +162,13 @@ void read_unlock(int)
 
 void synchronize()
 {
+	unsigned long started = get_gp_seq();
+
 	attach();
 	rcut_race_point(RCUT_RACE_GP_START);
 	rcu->synchronize();
 	rcut_race_point(RCUT_RACE_GP_END);
+	gp_advance(started);
 }
 
 // libcds's free function: run the harness's callback, then count it.
@@ -144,6 +177,7 @@ void invoke(void *p)
 	auto *h = static_cast<struct rcut_head *>(p);
 	auto g = reinterpret_cast<uintptr_t>(h->flavor_priv[0]);
 
+	gp_advance(reinterpret_cast<uintptr_t>(h->flavor_priv[1]));
 	rcut_race_point(RCUT_RACE_CB_INVOKE);
 	h->func(h);
 	invoked.fetch_add(1);
@@ -159,6 +193,7 @@ void call(struct rcut_head *head, void (*func)(struct rcut_head *))
 	pending[g].fetch_add(1);
 	pthread_rwlock_unlock(&gen_lock);
 	head->flavor_priv[0] = reinterpret_cast<void *>(g);
+	head->flavor_priv[1] = reinterpret_cast<void *>(get_gp_seq());
 	posted.fetch_add(1);
 	rcut_race_point(RCUT_RACE_CB_QUEUE);
 	rcu->retire(static_cast<void *>(head), invoke);
@@ -204,7 +239,7 @@ int init()
 	rcu->make();
 	gen = 0;
 	pending[0] = pending[1] = 0;
-	posted = invoked = flushes = barriers = 0;
+	posted = invoked = flushes = barriers = gp_seq = 0;
 	stopping = false;
 	flusher = std::thread(flush_loop);
 	return 0;
@@ -240,6 +275,7 @@ void ref_loop(unsigned long n)
 	.register_thread = register_thread,                                   \
 	.unregister_thread = unregister_thread, .read_lock = read_lock,       \
 	.read_unlock = read_unlock, .synchronize = synchronize, .call = call, \
-	.barrier = barrier, .stats = stats, .ref_loop = ref_loop
+	.barrier = barrier, .get_gp_seq = get_gp_seq, .stats = stats,         \
+	.ref_loop = ref_loop
 
 #endif /* FLAVORS_CDS_ADAPTER_H */

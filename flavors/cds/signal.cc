@@ -10,9 +10,10 @@ long capacity = 256;
 long signo = SIGUSR1;
 } // namespace
 
-#define CDS_RCU(B)                                                       \
-	cds::urcu::gc<cds::urcu::signal_buffered<                               \
-		cds::container::VyukovMPMCCycleQueue<cds::urcu::epoch_retired_ptr>, \
+#define CDS_RCU(B)                                     \
+	cds::urcu::gc<cds::urcu::signal_buffered<      \
+		cds::container::VyukovMPMCCycleQueue<  \
+			cds::urcu::epoch_retired_ptr>, \
 		std::mutex, B>>
 #define CDS_RCU_NEW(T) new T((size_t)capacity, (int)signo)
 #include "cds_adapter.h"

@@ -25,7 +25,8 @@
  * producers), and a poll writes the polled record's epoch, which would
  * corrupt a reader's record.  Calls on separate records (begin/end,
  * synchronize, register) need no serialization and get none.
- * ck has no expedited or polled grace periods and no GP sequence.
+ * ck has no expedited or polled grace periods and no GP sequence: the
+ * adapter keeps one (gpseq_advance()).
  */
 #include "../registry.h"
 #include "handoff.h"
@@ -86,6 +87,7 @@ static struct ce_record *ce_all; /* every record, freed at cleanup */
 static unsigned long ce_nrecords;
 static atomic_uint ce_gen; /* bumped per init: stale thread records */
 static atomic_ulong ce_polls, ce_barriers, ce_dispatched;
+static atomic_ulong ce_gp_seq; /* see gpseq_advance() */
 
 static __thread ck_epoch_record_t *ce_rec;
 static __thread unsigned int ce_rec_gen;
@@ -187,10 +189,12 @@ static void ce_gp(ck_epoch_record_t *rec)
 static void ce_synchronize(void)
 {
 	ck_epoch_record_t *rec = ce_self();
+	unsigned long started = gpseq_get(&ce_gp_seq);
 
 	rcut_race_point(RCUT_RACE_GP_START);
 	ce_gp(rec);
 	rcut_race_point(RCUT_RACE_GP_END);
+	gpseq_advance(&ce_gp_seq, started);
 }
 
 static void ce_call(struct rcut_head *head, void (*func)(struct rcut_head *))
@@ -226,6 +230,7 @@ static void ce_dispatch(void)
 static void *ce_worker_fn(void *arg)
 {
 	unsigned long breq, bdone = 0, since = 0, before, invoked;
+	unsigned long oldest = 0; /* sequence before the oldest pending one */
 	bool stop;
 
 	(void)arg;
@@ -235,6 +240,8 @@ static void *ce_worker_fn(void *arg)
 		struct rcut_head *h = handoff_take(&ce_q, wait, &breq, &stop);
 		bool idle = !h;
 
+		if (h && !w->n_pending)
+			oldest = gpseq_get(&ce_gp_seq);
 		for (; h; h = handoff_next(h), since++)
 			ck_epoch_call(w, (ck_epoch_entry_t *)(void *)h,
 				      ce_invoke);
@@ -252,6 +259,9 @@ static void *ce_worker_fn(void *arg)
 			since = 0;
 		}
 		invoked = atomic_load(&ce_dispatched) - before;
+		/* All dispatched: a grace period passed since the oldest. */
+		if (invoked && !w->n_pending)
+			gpseq_advance(&ce_gp_seq, oldest);
 		if (invoked || breq != bdone)
 			handoff_progress(&ce_q, invoked, breq);
 		bdone = breq;
@@ -268,6 +278,7 @@ static int ce_init(void)
 	atomic_store(&ce_polls, 0);
 	atomic_store(&ce_barriers, 0);
 	atomic_store(&ce_dispatched, 0);
+	atomic_store(&ce_gp_seq, 0);
 	ce_wrec = (struct ce_record *)(void *)ce_new_record();
 	return pthread_create(&ce_worker, NULL, ce_worker_fn, NULL) ? -1 : 0;
 }
@@ -292,6 +303,11 @@ static void ce_cleanup(void)
 static void ce_barrier(void)
 {
 	handoff_worker_barrier(&ce_q);
+}
+
+static unsigned long ce_get_gp_seq(void)
+{
+	return gpseq_get(&ce_gp_seq);
 }
 
 /* ck's own counters: the epoch, the records, the worker record's queue. */
@@ -337,6 +353,7 @@ const struct rcut_flavor rcut_flavor_ck_epoch = {
 	.synchronize = ce_synchronize,
 	.call = ce_call,
 	.barrier = ce_barrier,
+	.get_gp_seq = ce_get_gp_seq,
 	.stats = ce_stats,
 	.ref_loop = ce_ref_loop,
 };

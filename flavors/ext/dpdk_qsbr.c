@@ -29,7 +29,8 @@
  *   heap, hence the start/check worker.
  * Every blocking wait goes offline first: a thread that waits online
  * holds up every rte_rcu_qsbr_check, its own wait's included.
- * DPDK has no expedited or polled grace periods and no GP sequence.
+ * DPDK has no expedited or polled grace periods and no GP sequence: the
+ * adapter keeps one (gpseq_advance()).
  */
 #include "../registry.h"
 #include "handoff.h"
@@ -72,6 +73,7 @@ static pthread_mutex_t dq_ids_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned char *dq_id_used; /* our thread-id pool */
 static atomic_uint dq_gen;	  /* bumped per init: stale thread ids */
 static atomic_ulong dq_checks, dq_checks_done, dq_overflow;
+static atomic_ulong dq_gp_seq; /* see gpseq_advance() */
 
 static __thread int dq_id = -1;
 static __thread unsigned int dq_id_gen;
@@ -176,6 +178,8 @@ static void dq_synchronize(void)
 {
 	bool was = dq_wait_begin();
 
+	unsigned long started = gpseq_get(&dq_gp_seq);
+
 	rcut_race_point(RCUT_RACE_GP_START);
 	if (dq_sync == DQ_SYNC_SYNCHRONIZE) {
 		rte_rcu_qsbr_synchronize(dq_v, RTE_QSBR_THRID_INVALID);
@@ -188,12 +192,14 @@ static void dq_synchronize(void)
 			nanosleep(&nap, NULL);
 	}
 	rcut_race_point(RCUT_RACE_GP_END);
+	gpseq_advance(&dq_gp_seq, started);
 	dq_wait_end(was);
 }
 
 static void dq_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 {
 	head->func = func;
+	head->flavor_priv[1] = (void *)(uintptr_t)gpseq_get(&dq_gp_seq);
 	head->flavor_priv[0] = (void *)(uintptr_t)rte_rcu_qsbr_start(dq_v);
 	rcut_race_point(RCUT_RACE_CB_QUEUE);
 	handoff_push(&dq_q, head);
@@ -237,6 +243,9 @@ static void *dq_worker_fn(void *arg)
 			fifo = handoff_next(h);
 			if (!fifo)
 				tail = &fifo;
+			gpseq_advance(
+				&dq_gp_seq,
+				(unsigned long)(uintptr_t)h->flavor_priv[1]);
 			rcut_race_point(RCUT_RACE_CB_INVOKE);
 			h->func(h);
 			n++;
@@ -261,6 +270,7 @@ static int dq_init(void)
 	atomic_fetch_add(&dq_gen, 1);
 	atomic_store(&dq_checks, 0);
 	atomic_store(&dq_checks_done, 0);
+	atomic_store(&dq_gp_seq, 0);
 	handoff_init(&dq_q);
 	return pthread_create(&dq_worker, NULL, dq_worker_fn, NULL) ? -1 : 0;
 }
@@ -283,6 +293,11 @@ static void dq_barrier(void)
 
 	handoff_wait_invoked(&dq_q);
 	dq_wait_end(was);
+}
+
+static unsigned long dq_get_gp_seq(void)
+{
+	return gpseq_get(&dq_gp_seq);
 }
 
 /* DPDK's own counters: token, acked token, threads; the worker's checks. */
@@ -329,6 +344,7 @@ const struct rcut_flavor rcut_flavor_dpdk_qsbr = {
 	.synchronize = dq_synchronize,
 	.call = dq_call,
 	.barrier = dq_barrier,
+	.get_gp_seq = dq_get_gp_seq,
 	.stats = dq_stats,
 	.ref_loop = dq_ref_loop,
 };

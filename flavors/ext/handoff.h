@@ -14,6 +14,7 @@
 
 #include <pthread.h>
 #include <rcutorture/flavor.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <time.h>
 
@@ -141,6 +142,29 @@ static inline unsigned long handoff_backlog(struct handoff *q)
 
 	pthread_mutex_unlock(&q->lock);
 	return n;
+}
+
+/*
+ * A grace-period sequence for libraries that export none (ck, DPDK), as
+ * the liburcu adapter keeps one: a wait or a callback that sampled it at
+ * s before its grace period began moves it to at least s + 1 once that
+ * grace period has ended.  It never runs ahead of real grace periods, so
+ * the harness may count grace periods with it (Reader Batch, the
+ * callback flood's progress check).
+ */
+static inline unsigned long gpseq_get(atomic_ulong *seq)
+{
+	return atomic_load_explicit(seq, memory_order_acquire);
+}
+
+/* A grace period that began after the sequence read 'started' ended. */
+static inline void gpseq_advance(atomic_ulong *seq, unsigned long started)
+{
+	unsigned long cur = gpseq_get(seq);
+
+	while (cur < started + 1 &&
+	       !atomic_compare_exchange_weak(seq, &cur, started + 1))
+		;
 }
 
 #endif /* FLAVORS_EXT_HANDOFF_H */
