@@ -130,3 +130,22 @@ t_libs_missing_library_leaves_the_flavor_out() {
 	BIN=$b/rcutorture run --flavor memb --duration 1 --stat-interval 0
 	expect_status 0
 }
+
+# make install puts the libcds plugins in PREFIX/lib/rcutorture, where the
+# installed binary looks for them (PREFIX, never DESTDIR).
+t_libs_install_puts_the_libcds_plugins_in_prefix_lib() {
+	local dest=$TEST_TMP/stage f
+	[[ $BIN == */build-san/* ]] && return 0 # a build test, as above
+	make --no-print-directory install DESTDIR="$dest" PREFIX=/usr \
+		>"$TEST_TMP/make.log" 2>&1 || die "make install: $(tail -n 5 "$TEST_TMP/make.log")"
+	for f in instant buffered signal; do
+		[[ -f $dest/usr/lib/rcutorture/librcutorture-cds-$f.so ]] ||
+			die "make install did not install librcutorture-cds-$f.so"
+	done
+	BIN=$dest/usr/bin/rcutorture run --list-flavors
+	expect_status 0
+	expect_out '^Bundled plugins \(/usr/lib/rcutorture\):$'
+	make --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr >>"$TEST_TMP/make.log" 2>&1 ||
+		die "make uninstall failed"
+	[[ ! -e $dest/usr/lib/rcutorture ]] || die "make uninstall left usr/lib/rcutorture"
+}
