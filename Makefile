@@ -25,14 +25,35 @@ LIBDW_LIBS := $(if $(LIBDW),$(shell pkg-config --libs libdw))
 # Unwind tables in every object, even when CFLAGS drops -g: the stall
 # watchdog's backtraces walk the stack with them.
 ALL_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -MMD -MP -fasynchronous-unwind-tables -DRCUT_VERSION='"$(VERSION)"' $(JSONC_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
-LIBS := -lurcu-memb -lurcu-mb -lurcu-signal -lurcu-qsbr -lurcu-bp -lurcu-common -lhwloc -lunwind $(LIBDW_LIBS) $(JSONC_LIBS) -ldl -lm -pthread
+LIBS = $(EXT_LIBS) -lurcu-memb -lurcu-mb -lurcu-signal -lurcu-qsbr -lurcu-bp -lurcu-common -lhwloc -lunwind $(LIBDW_LIBS) $(JSONC_LIBS) -ldl -lm -pthread
 # Plugins call rcut_current_cpu(), rcut_nr_cpus() and the race points
 # (rcut_race_delay(), rcut_race_enabled): export just those.
 EXPORT_LDFLAGS := -Wl,--dynamic-list=flavors/plugin.dynlist
 TEST_LIBS := -lcmocka
 
+# Optional libraries, a flavor each (issue 16): Concurrency Kit's epoch
+# (built in), DPDK's QSBR (built in) and libcds's URCU (C++ plugins in
+# $(BUILD)/lib).  Each is probed by building ci/probes/*; a library that is
+# missing leaves its flavor out, and --list-flavors says why.  NO_CK=1,
+# NO_DPDK=1 or NO_CDS=1 pretend that one is missing.
+CXX ?= c++
+DPDK_CFLAGS := -I/usr/include/dpdk -I/usr/include/$(shell $(CC) -dumpmachine 2>/dev/null)/dpdk -include rte_config.h
+DPDK_LIBS := -lrte_rcu -lrte_eal
+HAVE_CK := $(if $(NO_CK),,$(shell $(CC) ci/probes/ck.c -lck -o /dev/null 2>/dev/null && echo 1))
+HAVE_DPDK := $(if $(NO_DPDK),,$(shell $(CC) $(DPDK_CFLAGS) ci/probes/dpdk.c $(DPDK_LIBS) -o /dev/null 2>/dev/null && echo 1))
+HAVE_CDS := $(if $(NO_CDS),,$(shell $(CXX) -std=c++14 ci/probes/cds.cc -lcds -pthread -o /dev/null 2>/dev/null && echo 1))
+why = $(if $($(1)),$(1)=1 given to make,$(2) not found at build time: apt-get install $(3) and rebuild)
+EXT_DEFS := $(if $(HAVE_CK),-DRCUT_HAVE_CK,-DRCUT_CK_ABSENT='"$(call why,NO_CK,<ck_epoch.h> or libck,libck-dev)"') \
+	$(if $(HAVE_DPDK),-DRCUT_HAVE_DPDK,-DRCUT_DPDK_ABSENT='"$(call why,NO_DPDK,<rte_rcu_qsbr.h> or librte_rcu,libdpdk-dev)"') \
+	$(if $(HAVE_CDS),-DRCUT_HAVE_CDS,-DRCUT_CDS_ABSENT='"$(call why,NO_CDS,libcds,libcds-dev)"')
+EXT_SRCS := $(if $(HAVE_CK),flavors/ext/ck_epoch.c) $(if $(HAVE_DPDK),flavors/ext/dpdk_qsbr.c)
+EXT_LIBS := $(if $(HAVE_CK),-lck) $(if $(HAVE_DPDK),$(DPDK_LIBS))
+EXT_STAMP := $(BUILD)/ext-config
+CDS_NAMES := instant buffered signal
+CDS_PLUGINS := $(if $(HAVE_CDS),$(CDS_NAMES:%=$(BUILD)/lib/librcutorture-cds-%.so))
+
 # The layers, top down (docs/architecture.md; ci/check-layers checks them).
-SRCS := $(wildcard cmd/*.c torture/*/*.c flavors/*.c flavors/*/*.c report/*.c)
+SRCS := $(filter-out flavors/ext/%,$(wildcard cmd/*.c torture/*/*.c flavors/*.c flavors/*/*.c report/*.c)) $(EXT_SRCS)
 HDRS := $(wildcard cmd/*.h torture/*/*.h flavors/*.h flavors/*/*.h report/*.h include/rcutorture/*.h)
 LIB_SRCS := $(filter-out cmd/main.c,$(SRCS))
 UNIT_SRCS := $(wildcard ci/unit/*.c)
@@ -53,7 +74,7 @@ endif
 
 .PHONY: all unit plugins mutants run check deps install uninstall format clean bench fuzz FORCE
 
-all: $(OUT) $(INSTALL_BIN)
+all: $(OUT) $(INSTALL_BIN) $(CDS_PLUGINS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -68,6 +89,26 @@ $(LIBDW_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@if [ "$$(cat $@ 2>/dev/null)" != '$(LIBDW)' ]; then printf '%s\n' '$(LIBDW)' >$@; fi
 $(BUILD)/report/srcline.o: $(LIBDW_STAMP)
+
+# Which optional flavors this build has: the registry's absent list and
+# the bundled plugins' directory (cmd/bundled.c) follow the probes; the
+# stamp holds the probes' outcome so that a change rebuilds them.
+$(EXT_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(EXT_DEFS)' ]; then printf '%s\n' '$(EXT_DEFS)' >$@; fi
+$(BUILD)/flavors/registry.o $(BUILD)/cmd/bundled.o $(BUILD)/install/bundled.o: $(EXT_STAMP)
+$(BUILD)/flavors/registry.o: FILE_CFLAGS := $(EXT_DEFS)
+$(BUILD)/cmd/bundled.o: FILE_CFLAGS := $(EXT_DEFS) -DRCUT_BUNDLED_DIR='"$(CURDIR)/$(BUILD)/lib"'
+$(BUILD)/flavors/ext/dpdk_qsbr.o: FILE_CFLAGS := $(DPDK_CFLAGS)
+
+# libcds's URCU flavors: C++ adapters against the plugin ABI, one plugin
+# each (flavors/cds/), found by the binary in $(BUILD)/lib (installed in
+# PREFIX/lib/rcutorture).
+CDS_CXXFLAGS := -std=c++20 -Wall -Wextra -Wno-missing-field-initializers -Wshadow -Iinclude -pthread -fPIC -shared -O2 -g $(EXTRA_CFLAGS)
+$(BUILD)/lib/librcutorture-cds-%.so: flavors/cds/%.cc flavors/cds/cds_adapter.h include/rcutorture/flavor.h
+	@mkdir -p $(dir $@)
+	@echo "  CXX     $@"
+	@$(CXX) $(CDS_CXXFLAGS) $(LDFLAGS) -o $@ $< -lcds
 
 $(BUILD)/librcut.a: $(OBJS)
 	@rm -f $@
@@ -95,7 +136,12 @@ $(BUILD)/install/scenario.o: cmd/scenario.c $(PREFIX_STAMP)
 	@echo "  CC      $@ (PREFIX=$(PREFIX))"
 	@$(CC) $(ALL_CFLAGS) -DRCUT_PREFIX='"$(PREFIX)"' -c $< -o $@
 
-$(INSTALL_BIN): $(BUILD)/cmd/main.o $(BUILD)/install/scenario.o $(BUILD)/librcut.a flavors/plugin.dynlist
+$(BUILD)/install/bundled.o: cmd/bundled.c $(PREFIX_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@ (PREFIX=$(PREFIX))"
+	@$(CC) $(ALL_CFLAGS) $(EXT_DEFS) -DRCUT_BUNDLED_DIR='"$(PREFIX)/lib/rcutorture"' -c $< -o $@
+
+$(INSTALL_BIN): $(BUILD)/cmd/main.o $(BUILD)/install/scenario.o $(BUILD)/install/bundled.o $(BUILD)/librcut.a flavors/plugin.dynlist
 	@echo "  LD      $@"
 	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(EXPORT_LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LIBS)
 
@@ -176,7 +222,7 @@ FUZZ_FLAGS := -std=gnu11 -Iinclude -pthread -g -O1 -fsanitize=fuzzer,address,und
 $(FUZZ_BIN): ci/fuzz/fuzz_options.c $(LIB_SRCS) $(HDRS)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	@clang $(FUZZ_FLAGS) -o $@ ci/fuzz/fuzz_options.c $(LIB_SRCS) $(LIBS)
+	@clang $(FUZZ_FLAGS) -o $@ ci/fuzz/fuzz_options.c $(filter-out flavors/ext/%,$(LIB_SRCS)) $(LIBS)
 
 # A long fuzzing session: FUZZ_TIME seconds (default 30 minutes); new
 # crashes land in build-fuzz/ and belong in ci/fuzz/regressions/.
@@ -229,6 +275,7 @@ install: all
 	chmod 644 $(PC_DIR)/rcutorture.pc
 	install -m 644 $(SCENARIOS) $(SHARE)/scenarios/
 	install -m 644 ci/plugins/example_rcu.c $(SHARE)/examples/example_rcu.c
+	$(if $(CDS_PLUGINS),install -d $(DESTDIR)$(PREFIX)/lib/rcutorture && install -m 644 $(CDS_PLUGINS) $(DESTDIR)$(PREFIX)/lib/rcutorture/)
 	install -d $(DOC_DIR)
 	install -m 644 README.md $(DOC_DIR)/README.md
 
@@ -238,6 +285,8 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture.1 $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture-campaign.1
 	rm -f $(DESTDIR)$(PREFIX)/include/rcutorture/flavor.h $(PC_DIR)/rcutorture.pc
 	rm -f $(addprefix $(SHARE)/scenarios/,$(notdir $(SCENARIOS))) $(SHARE)/examples/example_rcu.c $(DOC_DIR)/README.md
+	rm -f $(CDS_NAMES:%=$(DESTDIR)$(PREFIX)/lib/rcutorture/librcutorture-cds-%.so)
+	-rmdir $(DESTDIR)$(PREFIX)/lib/rcutorture
 	-rmdir $(DESTDIR)$(PREFIX)/include/rcutorture $(SHARE)/scenarios $(SHARE)/examples $(SHARE)/campaign $(SHARE) $(DOC_DIR)
 
 format:

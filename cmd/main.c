@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* rcutorture: parse the command line, then run the selected test. */
 #include "options.h"
+#include "bundled.h"
 #include "scenario.h"
 #include "minimize.h"
 #include "../torture/util/parse.h"
@@ -39,6 +40,10 @@ static int list_flavors(const struct rcut_config *cfg)
 	rcut_flavor_list(stdout);
 	printf("--test ref also takes the baselines %s in --flavor.\n",
 	       ref_baseline_names());
+	if (rcut_bundled_dir()[0]) {
+		printf("\nBundled plugins (%s):\n", rcut_bundled_dir());
+		rcut_bundled_list(stdout);
+	}
 	if (rcut_flavor_find(cfg->flavor_name) &&
 	    !rcut_plugin_is_file(cfg->flavor_name))
 		return 0;

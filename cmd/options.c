@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "options.h"
 
+#include "bundled.h"
 #include "hunt.h"
 #include "../torture/util/parse.h"
 #include "scenario.h"
@@ -778,8 +779,16 @@ static int find_flavor(const struct rcut_config *cfg,
 	*flavor = rcut_plugin_is_file(name) ? NULL : rcut_flavor_find(name);
 	if (*flavor)
 		return 0;
+	if (!rcut_plugin_is_file(name) && rcut_flavor_absent_why(name)) {
+		snprintf(err, errlen,
+			 "--flavor: flavor '%s' is not in this build: %s", name,
+			 rcut_flavor_absent_why(name));
+		return 2;
+	}
 	ret = rcut_plugin_load(name, cfg->plugin_dirs, cfg->nplugin_dirs,
 			       flavor, err, errlen);
+	if (ret > 0 && !rcut_plugin_is_file(name))
+		ret = rcut_bundled_load(name, flavor, err, errlen);
 	if (ret > 0 && ref_baseline_find(name))
 		snprintf(
 			err, errlen,

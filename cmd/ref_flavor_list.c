@@ -5,6 +5,8 @@
  */
 #include "options.h"
 
+#include "bundled.h"
+
 #include "../torture/util/parse.h"
 #include "../flavors/registry.h"
 #include "../torture/tests/ref.h"
@@ -31,6 +33,20 @@ static int find(const char *name, const struct rcut_flavor **f, char *err,
 	*f = rcut_flavor_find(name);
 	if (!*f)
 		*f = ref_baseline_find(name);
+	if (!*f && rcut_flavor_absent_why(name)) {
+		snprintf(err, errlen,
+			 "--flavor: flavor '%s' is not in this build: %s", name,
+			 rcut_flavor_absent_why(name));
+		return 2;
+	}
+	if (!*f) {
+		int ret = rcut_bundled_load(name, f, err, errlen);
+
+		if (ret < 0)
+			return 2;
+		if (!ret)
+			return rcut_flavor_validate(*f, err, errlen) ? 2 : 0;
+	}
 	if (!*f) {
 		snprintf(
 			err, errlen,

@@ -22,6 +22,12 @@ const struct rcut_flavor_entry rcut_builtin_flavors[] = {
 	{ &rcut_flavor_bp, bp_aliases },
 	{ &rcut_flavor_prcu, NULL },
 	{ &rcut_flavor_srcu, NULL },
+#ifdef RCUT_HAVE_CK
+	{ &rcut_flavor_ck_epoch, NULL },
+#endif
+#ifdef RCUT_HAVE_DPDK
+	{ &rcut_flavor_dpdk_qsbr, NULL },
+#endif
 	{ &rcut_flavor_busted, NULL },
 	{ &rcut_flavor_busted_cb, NULL },
 	{ &rcut_flavor_busted_toggle, NULL },
@@ -32,6 +38,33 @@ const struct rcut_flavor_entry rcut_builtin_flavors[] = {
 	{ &rcut_flavor_busted_irq, NULL },
 	{ NULL, NULL },
 };
+
+/* Why a flavor of an optional library is not in this build (Makefile). */
+#ifndef RCUT_CK_ABSENT
+#define RCUT_CK_ABSENT "built without Concurrency Kit"
+#endif
+#ifndef RCUT_DPDK_ABSENT
+#define RCUT_DPDK_ABSENT "built without DPDK"
+#endif
+
+const struct rcut_flavor_absent rcut_absent_flavors[] = {
+#ifndef RCUT_HAVE_CK
+	{ "ck-epoch", RCUT_CK_ABSENT },
+#endif
+#ifndef RCUT_HAVE_DPDK
+	{ "dpdk-qsbr", RCUT_DPDK_ABSENT },
+#endif
+	{ NULL, NULL },
+};
+
+const char *rcut_flavor_absent_why(const char *name)
+{
+	for (const struct rcut_flavor_absent *a = rcut_absent_flavors; a->name;
+	     a++)
+		if (!strcmp(name, a->name))
+			return a->why;
+	return NULL;
+}
 
 const struct rcut_flavor *rcut_flavor_find(const char *name)
 {
@@ -73,8 +106,10 @@ void rcut_flavor_caps(const struct rcut_flavor *f, char *buf, size_t len)
 	unsigned int caps = rcut_flavor_caps_of(f);
 	bool updown = RCUT_FLAVOR_HAS(f, 3) && f->down_read && f->up_read;
 
-	snprintf(buf, len, "sync%s%s%s%s%s%s%s%s%s%s%s", exp,
-		 f->call ? ",call" : "", f->barrier ? ",barrier" : "",
+	snprintf(buf, len, "sync%s%s%s%s%s%s%s%s%s%s%s%s", exp,
+		 f->call ? ",call" : "",
+		 f->caps & RCUT_CAP_CALL_MAY_BLOCK ? "(may-block)" : "",
+		 f->barrier ? ",barrier" : "",
 		 f->set_call_mode ? ",call-modes" : "",
 		 f->poll_gp_state ? ",poll" : "", f->cond_sync ? ",cond" : "",
 		 f->caps & RCUT_CAP_QSBR ? ",qsbr" : "",
@@ -106,7 +141,7 @@ static void param_value(const struct rcut_param *p, char *buf, size_t len)
  */
 static int name_width(const struct rcut_flavor *f)
 {
-	size_t w = strlen(f->name);
+	size_t w = f ? strlen(f->name) : 0;
 
 	for (const struct rcut_flavor_entry *e = rcut_builtin_flavors;
 	     e->flavor; e++)
@@ -142,6 +177,10 @@ void rcut_flavor_list(FILE *out)
 	for (const struct rcut_flavor_entry *e = rcut_builtin_flavors;
 	     e->flavor; e++)
 		rcut_flavor_list_one(out, e->flavor, e->aliases);
+	for (const struct rcut_flavor_absent *a = rcut_absent_flavors; a->name;
+	     a++)
+		fprintf(out, "%-*s (absent: %s)\n", name_width(NULL), a->name,
+			a->why);
 	fprintf(out,
 		"\nexp=sync: no expedited primitive; --gp-exp uses the normal synchronize.\n");
 }

@@ -16,6 +16,18 @@ struct rcut_flavor_entry {
 /* The built-in flavors, NULL-ended, in --list-flavors order. */
 extern const struct rcut_flavor_entry rcut_builtin_flavors[];
 
+/* A flavor of an optional library that this build left out, and why. */
+struct rcut_flavor_absent {
+	const char *name;
+	const char *why; /* one line: what was missing, how to get it */
+};
+
+/* The absent flavors, ended by a NULL name. */
+extern const struct rcut_flavor_absent rcut_absent_flavors[];
+
+/* Why the flavor NAME is absent from this build; NULL if it is not. */
+const char *rcut_flavor_absent_why(const char *name);
+
 /* Find a built-in flavor by name or alias; NULL if there is none. */
 const struct rcut_flavor *rcut_flavor_find(const char *name);
 
@@ -61,6 +73,8 @@ extern const struct rcut_flavor rcut_flavor_qsbr;
 extern const struct rcut_flavor rcut_flavor_bp;
 extern const struct rcut_flavor rcut_flavor_prcu;
 extern const struct rcut_flavor rcut_flavor_srcu;
+extern const struct rcut_flavor rcut_flavor_ck_epoch;
+extern const struct rcut_flavor rcut_flavor_dpdk_qsbr;
 extern const struct rcut_flavor rcut_flavor_busted;
 extern const struct rcut_flavor rcut_flavor_busted_cb;
 extern const struct rcut_flavor rcut_flavor_busted_toggle;

@@ -15,3 +15,10 @@ group() { # width label
 		gsub(/ /, "-", s)
 		print substr(s, 1, int(d / 2)) l substr(s, 1, d - int(d / 2)) }'
 }
+
+# The flavors of the libraries people ship (ck, DPDK, libcds) that binary
+# bin has: --list-flavors lists an absent one as "(absent: ...)".
+lib_flavors() { # bin
+	"$1" --list-flavors 2>/dev/null | awk '
+		$1 ~ /^(ck-epoch|dpdk-qsbr|cds-instant|cds-buffered|cds-signal)$/ && $2 != "(absent:" { printf "%s%s", s, $1; s = " " }'
+}

@@ -79,6 +79,13 @@ struct rcut_param {
  * and does not queue the head a second time (--object-debug checks it).
  */
 #define RCUT_CAP_DOUBLE_CALL (1u << 5)
+/*
+ * call() may block for a grace period (a library whose deferred free
+ * waits inside it, as libcds's general_instant retire_ptr does): the
+ * harness treats the caller as blocked, off its simulated CPU, meanwhile.
+ * Harnesses that predate the bit ignore it.
+ */
+#define RCUT_CAP_CALL_MAY_BLOCK (1u << 6)
 
 /*
  * Where call() queues callbacks (--call-rcu): one queue for the process,

@@ -178,7 +178,14 @@ void torture_cb_post(struct torture_run *run, struct torture_cb *cb,
 	atomic_store(&cb->stamp, stamp); /* call() in progress */
 	atomic_store(&cb->state, TORTURE_CB_POSTED);
 	counter_inc(&run->counters.cbs_posted);
-	run->flavor->call(&cb->rh, cb_invoke);
+	if (run->flavor->caps & RCUT_CAP_CALL_MAY_BLOCK) {
+		bool began = torture_op_try_begin("call (may block)");
+
+		run->flavor->call(&cb->rh, cb_invoke);
+		torture_op_end_if(began);
+	} else {
+		run->flavor->call(&cb->rh, cb_invoke);
+	}
 	/* Unless the callback already ran and was posted again. */
 	atomic_compare_exchange_strong(
 		&cb->stamp, &stamp,

@@ -84,6 +84,16 @@ static inline void torture_progress(void)
 
 /* The calling thread enters / leaves a flavor call that may block. */
 void torture_op_begin(const char *op);
+
+/*
+ * torture_op_begin(op) unless the caller is already inside an op (a
+ * callback run from within a blocking flavor call posts another one);
+ * returns whether it began one, to pass to torture_op_end_if().
+ */
+bool torture_op_try_begin(const char *op);
+
+/* torture_op_end() if began. */
+void torture_op_end_if(bool began);
 void torture_op_end(void);
 
 /* The next thread started goes on simulated CPU 0, the next on 1, ... */

@@ -33,6 +33,20 @@ void torture_op_begin(const char *op)
 	op_detached = torture_cpu_detach(); /* blocked: off its CPU */
 }
 
+bool torture_op_try_begin(const char *op)
+{
+	if (!self || atomic_load_explicit(&self->op, memory_order_acquire))
+		return false;
+	torture_op_begin(op);
+	return true;
+}
+
+void torture_op_end_if(bool began)
+{
+	if (began)
+		torture_op_end();
+}
+
 void torture_op_end(void)
 {
 	if (!self)

@@ -1,0 +1,151 @@
+# Integration tests: the flavors of the RCU libraries people ship (issue
+# 16): Concurrency Kit's epoch (ck-epoch), DPDK's QSBR (dpdk-qsbr) and
+# libcds's URCU (cds-instant, cds-buffered, cds-signal, C++ plugins).
+# ci/deps installs the three libraries, so every flavor must be built.
+
+LIB_FLAVORS="ck-epoch dpdk-qsbr cds-instant cds-buffered cds-signal"
+
+# The run in $OUT ended SUCCESS, pipe clean, every callback run once.
+lib_clean_success() { # flavor
+	expect_status 0
+	expect_out "^$1-torture:--- End of test: SUCCESS: "
+	(($(pipe_slot 0) > 0)) || die "$1: pipe stage 0 count is zero"
+	(($(pipe_late_sum) == 0)) || die "$1: pipe stages >= 2 are non-zero"
+	expect_out 'Callbacks: invoked: [1-9][0-9]* early: 0 duplicate: 0 lost: 0'
+}
+
+t_libs_list_flavors_shows_each_library_flavor() {
+	local f
+	run --list-flavors
+	expect_status 0
+	for f in $LIB_FLAVORS; do
+		expect_out "^$f +[A-Za-z]"
+	done
+	expect_no_out '\(absent: '
+	expect_out '^ +ck-epoch.reclaim=poll: '
+	expect_out '^ +dpdk-qsbr.max_threads=128: '
+	expect_out '^ +cds-buffered.capacity=256: '
+	expect_out '^ +primitives: sync,call\(may-block\),barrier,blocking-readers$'
+	expect_out '^   plugin: .*/librcutorture-cds-signal\.so$'
+}
+
+# CPU offline every 20 ms, the barrier test and a callback flood.
+t_libs_survive_onoff_barrier_and_flood() {
+	local f
+	for f in $LIB_FLAVORS; do
+		expect_survives_onoff_barrier_and_flood "$f"
+		expect_out 'onoff: [1-9][0-9]*/'
+	done
+}
+
+# Each library's stats line (the scale report prints the flavor's line):
+# asynchronous grace periods went through the library's callback path.
+t_libs_stats_line_shows_the_library_counters() {
+	run --test scale --flavor ck-epoch --gp-async --duration 1
+	expect_status 0
+	expect_out '^ck-epoch: epoch [1-9][0-9]* records [1-9][0-9]* free [0-9]+ pending [0-9]+ peak [0-9]+ dispatch [1-9][0-9]* polls [1-9][0-9]* barriers [0-9]+ backlog 0 reclaim poll sections 1 batch 1$'
+	run --test scale --flavor dpdk-qsbr --gp-async --duration 1
+	expect_status 0
+	expect_out '^dpdk-qsbr: token [1-9][0-9]* acked [1-9][0-9]* threads [0-9]+/128 checks [1-9][0-9]* done [1-9][0-9]* backlog 0$'
+	for f in instant buffered signal; do
+		run --test scale --flavor cds-$f --gp-async --duration 1
+		expect_status 0
+		expect_out "^cds-$f: backoff sleep .*retired [1-9][0-9]* invoked [1-9][0-9]* pending 0 "
+	done
+	expect_out '^cds-signal: backoff sleep capacity 256 signal 10 '
+}
+
+# Preemption injection: threads parked in signal handlers anywhere, the
+# libraries' own signals (cds-signal) included.
+t_libs_survive_preemption() {
+	local f
+	for f in $LIB_FLAVORS; do
+		run --flavor "$f" --cpus 4 --preempt-duration 2ms --preempt-interval 5ms \
+			--n-barrier-cbs 2 --duration 3 --stat-interval 0
+		expect_status 0
+		expect_out "^$f-torture:--- End of test: SUCCESS"
+		expect_out 'preempts: [1-9][0-9]*/'
+		expect_out 'Callbacks: invoked: [1-9][0-9]* early: 0 duplicate: 0 lost: 0'
+	done
+}
+
+# The knobs reach the library: ck's sync reclaim and deferral batch, DPDK's
+# polled synchronize and waiting check, libcds's tiny buffer.
+t_libs_parameters_change_the_mapping() {
+	local f
+	for f in "ck-epoch ck-epoch.reclaim=sync ck-epoch.batch=8 ck-epoch.sections=0" \
+		"dpdk-qsbr dpdk-qsbr.sync=poll dpdk-qsbr.check_wait=1 dpdk-qsbr.max_threads=64" \
+		"cds-buffered cds-buffered.capacity=2 cds-buffered.flush_ms=1 cds-buffered.backoff=default"; do
+		# shellcheck disable=SC2086 # flavor and its parameters, split
+		run --flavor $f --fwd-progress 1 --fwd-progress-holdoff 500ms --duration 2 --stat-interval 0
+		lib_clean_success "${f%% *}"
+	done
+	run --test scale --flavor ck-epoch ck-epoch.reclaim=sync ck-epoch.batch=8 ck-epoch.sections=0 \
+		--gp-async --duration 1
+	expect_status 0
+	expect_out '^ck-epoch: .* dispatch [1-9][0-9]* polls [1-9][0-9]* .* reclaim sync sections 0 batch 8$'
+	run --test scale --flavor dpdk-qsbr dpdk-qsbr.sync=poll dpdk-qsbr.max_threads=64 --duration 1
+	expect_status 0
+	expect_out '^dpdk-qsbr: token [1-9][0-9]* acked [1-9][0-9]* threads [0-9]+/64 '
+	run --test scale --flavor cds-buffered cds-buffered.capacity=2 cds-buffered.backoff=default --gp-async --duration 1
+	expect_status 0
+	expect_out '^cds-buffered: backoff default capacity 2 '
+	bad_input 'dpdk-qsbr.sync' --flavor dpdk-qsbr dpdk-qsbr.sync=spin --duration 1
+}
+
+# More threads than DPDK's QS variable holds: a hard error, never a reader
+# left unprotected.
+t_libs_dpdk_thread_overflow_is_an_error() {
+	run --flavor dpdk-qsbr dpdk-qsbr.max_threads=2 --duration 1 --stat-interval 0
+	[[ $STATUS != 0 ]] || die "ran with more threads than dpdk-qsbr.max_threads"
+	grep -q 'more than dpdk-qsbr.max_threads=2 threads' "$ERR" "$OUT" ||
+		die "no message naming dpdk-qsbr.max_threads"
+}
+
+# A build without the libraries (make NO_CK=1 NO_DPDK=1 NO_CDS=1, which
+# pretends they are missing) succeeds, lists each flavor as absent with
+# the reason, and refuses to run one with that reason.
+t_libs_missing_library_leaves_the_flavor_out() {
+	local b=$TEST_TMP/build-nolibs f
+	# A build test: once, with the normal binary, not again under ASan.
+	[[ $BIN == */build-san/* ]] && return 0
+	# The normal build's objects, so that only what the libraries change
+	# (the registry, the bundled plugin list, the link) is rebuilt.
+	mkdir -p "$b" && cp -a build/. "$b/" || die "cannot copy build/"
+	rm -rf "$b/lib"
+	make --no-print-directory -j2 BUILD="$b" NO_CK=1 NO_DPDK=1 NO_CDS=1 all \
+		>"$TEST_TMP/make.log" 2>&1 || die "make without the libraries: $(tail -n 5 "$TEST_TMP/make.log")"
+	BIN=$b/rcutorture run --list-flavors
+	expect_status 0
+	for f in $LIB_FLAVORS; do
+		expect_out "^$f +\(absent: NO_(CK|DPDK|CDS)=1 given to make\)$"
+	done
+	[[ ! -e $b/lib/librcutorture-cds-instant.so ]] || die "libcds plugin built with NO_CDS=1"
+	BIN=$b/rcutorture run --flavor ck-epoch --duration 1
+	expect_status 2
+	expect_err "^rcutorture: --flavor: flavor 'ck-epoch' is not in this build: NO_CK=1 given to make$"
+	BIN=$b/rcutorture run --flavor cds-signal --duration 1
+	expect_status 2
+	expect_err "^rcutorture: --flavor: flavor 'cds-signal' is not in this build: NO_CDS=1 given to make$"
+	BIN=$b/rcutorture run --flavor memb --duration 1 --stat-interval 0
+	expect_status 0
+}
+
+# make install puts the libcds plugins in PREFIX/lib/rcutorture, where the
+# installed binary looks for them (PREFIX, never DESTDIR).
+t_libs_install_puts_the_libcds_plugins_in_prefix_lib() {
+	local dest=$TEST_TMP/stage f
+	[[ $BIN == */build-san/* ]] && return 0 # a build test, as above
+	make --no-print-directory install DESTDIR="$dest" PREFIX=/usr \
+		>"$TEST_TMP/make.log" 2>&1 || die "make install: $(tail -n 5 "$TEST_TMP/make.log")"
+	for f in instant buffered signal; do
+		[[ -f $dest/usr/lib/rcutorture/librcutorture-cds-$f.so ]] ||
+			die "make install did not install librcutorture-cds-$f.so"
+	done
+	BIN=$dest/usr/bin/rcutorture run --list-flavors
+	expect_status 0
+	expect_out '^Bundled plugins \(/usr/lib/rcutorture\):$'
+	make --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr >>"$TEST_TMP/make.log" 2>&1 ||
+		die "make uninstall failed"
+	[[ ! -e $dest/usr/lib/rcutorture ]] || die "make uninstall left usr/lib/rcutorture"
+}
