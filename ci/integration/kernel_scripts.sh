@@ -14,7 +14,7 @@ console_lines() { # regex
 }
 
 # A STALL run is counted by parse-console.sh's stall counter, not read as
-# a FAILURE.  Before: "busted-hang-torture: !!! STALL at ..." made
+# a FAILURE.  Before: "busted-hang-torture: STALL at ..." made
 # parse-console.sh print "FAILURE, N instances" and count no stall.
 t_parse_console_counts_a_stall() {
 	run --scenario BUSTED-HANG --duration 30 --stat-interval 0

@@ -79,9 +79,9 @@ t_mutants_bench_table() {
 	expect_status 0
 	expect_out '^flip +base +0/1 failed '
 	# Which check catches it first depends on timing: the one named.
-	expect_out '^wait-first +overlap +1/1 +[0-9.]+ +[0-9.]+ +[0-9.]+  (early callback|too-short grace period)$'
+	expect_out '^wait-first +overlap +1/1 +[0-9.]+ +[0-9.]+ +[0-9.]+  (early callback|too-short grace period|early grace period)$'
 	# The default configuration; with --hunt in --help, a "hunt" one too.
-	local caught='^(early callback|too-short grace period)$'
+	local caught='^(early callback|too-short grace period|early grace period)$'
 	[[ $(jqr "$TEST_TMP/b/mutants.json" '.results[] | select(.mutant == "wait-first" and .config == "default") | .per_seed[0].check') =~ $caught ]] ||
 		die "mutants.json lacks wait-first's check"
 	[[ $(jqr "$TEST_TMP/b/mutants.json" '[.results[] | select(.mutant == "flip") | .detected] | map(tostring) | join(" ")') == "0 0" ]] ||
@@ -94,13 +94,14 @@ t_mutants_bench_table() {
 
 # A 16-bit counter compared with >= (gp-wrap): caught once --gpwrap-lag
 # starts it short of the wrap, by the grace-period witness check or the
-# readers; the correct base, which honours the same parameter, passes.
+# readers or the writer's cookie check; the correct base, which honours
+# the same parameter, passes.
 t_mutant_gp_wrap_caught_with_gpwrap_lag() {
 	need_mutants
 	run --flavor "$MUTANTS/librcutorture-mutant-gp-wrap.so" --gpwrap-lag 50 --gp-cond \
 		--gp-poll --stop-on-failure --duration 20 --seed 2 --stat-interval 0
 	expect_status 1
-	expect_out "^mutant-gp-wrap-torture: !!! first failure at [0-9.]+ s: (early grace period|too-short grace period|early callback): "
+	expect_out "^mutant-gp-wrap-torture: !!! first failure at [0-9.]+ s: (early grace period|too-short grace period|early callback|cookie check): "
 	run --flavor "$MUTANTS/librcutorture-mutant-flip.so" --gpwrap-lag 50 --gp-cond \
 		--gp-poll --duration 3 --seed 2 --stat-interval 0
 	expect_status 0

@@ -11,8 +11,8 @@
 expect_stall_named() { # regex-of-hold [holdoff-s]
 	local hold=${2:-0.5} timeout=3.0 at
 	expect_status 4
-	expect_out "!!! STALL at ([0-9.]+) s: stall 0 stuck in $1 for [0-9.]+ s \(--stall-timeout $timeout s\)"
-	at=$(sed -n 's/.*!!! STALL at \([0-9.]*\) s.*/\1/p' "$OUT" | head -n 1)
+	expect_out "STALL at ([0-9.]+) s: stall 0 stuck in $1 for [0-9.]+ s \(--stall-timeout $timeout s\)"
+	at=$(sed -n 's/.*STALL at \([0-9.]*\) s.*/\1/p' "$OUT" | head -n 1)
 	awk -v a="$at" -v h="$hold" -v t="$timeout" 'BEGIN { exit !(a >= h + t && a < h + 2 * t + 1) }' ||
 		die "stall reported at $at s, expected from $hold + $timeout s on"
 	expect_out "First failure: at [0-9.]+ s, caught by: stall: stall 0 stuck in $1"
@@ -25,7 +25,7 @@ t_stall_cpu_spinning_reader_is_the_reported_stall() {
 	expect_out '^prcu-torture: rcu_torture_stall start stall episode 1 on CPU [0-9]+\.$'
 	expect_out ' stall_cpu=8s( |$)'
 	# The writer it holds up is stuck too, but is not the one named.
-	expect_out 'backtrace of writer 0, in '
+	expect_out 'backtrace of writer 0 \(torture thread, tid [0-9]+\), in '
 }
 
 t_stall_cpu_block_sleeping_reader_is_the_reported_stall() {
