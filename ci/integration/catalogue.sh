@@ -33,3 +33,22 @@ t_catalogue_prcu_late_migrate() {
 	expect_out '^prcu-torture: prcu: .* migrated [1-9][0-9]* '
 	expect_out '^prcu-torture:--- End of test: SUCCESS: '
 }
+
+# ci/bench/catalogue (make bench): one seed of every entry, its row and
+# its JSON, with the figures of the runs it kept.
+t_catalogue_bench_script() {
+	ci/bench/catalogue --bin "$BIN" --seeds 1 --limit 6 --out "$TEST_TMP/b" >"$OUT" 2>"$ERR"
+	STATUS=$?
+	expect_status 0
+	expect_out '^entry +reproduced +median_s +worst_s +fixed_ok +target$'
+	expect_out '^PRCU-LATE-MIGRATE +1/1 +[0-9.]+ +[0-9.]+ +1/1 +yes$'
+	expect_out '^load before: .*load average'
+	jq -e '.seeds == 1 and (.entries[] | select(.name == "PRCU-LATE-MIGRATE") |
+		.expect == "STALL" and .reproduced == 1 and .fixed_success == 1 and .median_s > 0)' \
+		"$TEST_TMP/b/catalogue.json" >/dev/null || die "catalogue.json: $(cat "$TEST_TMP/b/catalogue.json")"
+	grep -q 'End of test: STALL' "$TEST_TMP/b/catalogue/BUG-PRCU-LATE-MIGRATE.1.log" || die "no BUG log"
+	ci/bench/catalogue --seeds x >"$OUT" 2>"$ERR"
+	STATUS=$?
+	expect_status 2
+	expect_err "^catalogue: --seeds: 'x' is not a positive count$"
+}
