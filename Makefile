@@ -208,11 +208,16 @@ $(BENCH_LOOP): $(BENCH_OBJS)
 # Then the mutation score (ci/bench/mutants): how fast rcutorture catches
 # each broken RCU of ci/mutants/CATALOGUE, 10 seeds of at most 60 s each
 # by default; MUTANTS_BENCH adds options (e.g. --seeds 3 --limit 20).
+# Then the catalogue of reported RCU bugs (ci/bench/catalogue): each
+# BUG-*/FIXED-* scenario pair over 10 seeds of 10 s; CATALOGUE_BENCH adds
+# options (e.g. --seeds 3).
 MUTANTS_BENCH ?=
+CATALOGUE_BENCH ?=
 bench: all $(BENCH_LOOP) mutants
 	ci/bench/run --bin ./$(OUT) --loop $(BENCH_LOOP) --out $(BUILD)/bench
 	ci/bench/plot --in $(BUILD)/bench/bench.json --out $(BUILD)/bench
 	ci/bench/mutants --bin ./$(OUT) --dir $(MUTANT_DIR) --out $(BUILD)/bench $(MUTANTS_BENCH)
+	ci/bench/catalogue --bin ./$(OUT) --out $(BUILD)/bench $(CATALOGUE_BENCH)
 
 # libFuzzer target for the option, duration and parameter parsers (clang).
 FUZZ_BIN := build-fuzz/fuzz_options

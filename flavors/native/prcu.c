@@ -69,7 +69,7 @@
 enum { TAG_GLOBAL, TAG_LOCAL };
 
 static long migrate_cbs = 1, gp_engine = 1, cb_tag = TAG_GLOBAL, rfc2018;
-static long idle_tick_ms = 1, poll_full_early;
+static long idle_tick_ms = 1, poll_full_early, late_migrate;
 static long gpwrap_lag; /* the standard parameter (--gpwrap-lag) */
 static const char *const tag_names[] = { "global", "local", NULL };
 
@@ -89,6 +89,9 @@ static const struct rcut_param prcu_params[] = {
 	{ "poll_full_early",
 	  "a defect on demand: full cookies poll as done one grace period early (an off-by-one), so a cookie taken inside a read-side section polls done before the section ends",
 	  RCUT_PARAM_BOOL, 0, 1, NULL, &poll_full_early },
+	{ "late_migrate",
+	  "a reported bug on demand (Linux, 2017): CPU offline waits for the outgoing CPU's callbacks to be invoked before migrating them, but an outgoing CPU no longer invokes callbacks: the offline hangs (0: migrate first)",
+	  RCUT_PARAM_BOOL, 0, 1, NULL, &late_migrate },
 	{ "gpwrap_lag",
 	  "start the grace-period numbers this many grace periods before they wrap around (0: at 0)",
 	  RCUT_PARAM_INT, 0, 1000000000, NULL, &gpwrap_lag },
@@ -416,12 +419,38 @@ static void prcu_barrier(void)
 	pthread_mutex_unlock(&barrier_mutex);
 }
 
+/*
+ * prcu.late_migrate: a hotplug step between "offline" and the migration
+ * waits until the outgoing CPU's own callbacks have been invoked (as a
+ * CPU-hotplug notifier calling rcu_barrier() did), but the tick serves
+ * online CPUs only, so callbacks queued there never are: the offline
+ * hangs, and the stall detector names the flavor's cpu_offline hook.
+ */
+static void wait_own_callbacks(struct prcu_cpu *c)
+{
+	for (;;) {
+		long len;
+
+		pthread_mutex_lock(&c->cb_lock);
+		len = c->len;
+		pthread_mutex_unlock(&c->cb_lock);
+		if (!len)
+			return;
+		nap(TICK_NS);
+	}
+}
+
 static int prcu_cpu_offline(int cpu)
 {
 	struct prcu_cpu *c = &cpus[cpu], *d = NULL;
 
 	pthread_rwlock_wrlock(&hotplug_lock);
 	atomic_store(&c->online, false);
+	if (late_migrate) {
+		pthread_rwlock_unlock(&hotplug_lock);
+		wait_own_callbacks(c);
+		pthread_rwlock_wrlock(&hotplug_lock);
+	}
 	if (migrate_cbs) {
 		for (int i = 0; i < ncpus && !d; i++)
 			if (i != cpu && atomic_load(&cpus[i].online))
@@ -598,7 +627,7 @@ static void prcu_stats(FILE *out)
 		offline += !atomic_load(&cpus[i].online);
 	}
 	fprintf(out,
-		"prcu: gp_started %lu gp_done %lu need %lu phase %d callbacks queued %lu invoked %lu migrated %lu straggler waits %lu offline CPUs %d %s%s%s%s%s%s\n",
+		"prcu: gp_started %lu gp_done %lu need %lu phase %d callbacks queued %lu invoked %lu migrated %lu straggler waits %lu offline CPUs %d %s%s%s%s%s%s%s\n",
 		atomic_load(&gp_started), atomic_load(&gp_done),
 		atomic_load(&need_ver), atomic_load(&phase), queued,
 		atomic_load(&n_invoked), atomic_load(&n_migrated), stragglers,
@@ -607,7 +636,8 @@ static void prcu_stats(FILE *out)
 		gp_engine ? "" : " gp_engine=0",
 		cb_tag == TAG_LOCAL ? " cb_tag=local" : "",
 		idle_tick_ms > 1 ? " idle_tick_ms>1" : "",
-		poll_full_early ? " poll_full_early" : "");
+		poll_full_early ? " poll_full_early" : "",
+		late_migrate ? " late_migrate" : "");
 }
 
 static void prcu_ref_loop(unsigned long n)

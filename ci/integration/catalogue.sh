@@ -1,0 +1,54 @@
+# Integration tests: the catalogue of reported RCU bugs (ci/scenarios/BUG-*
+# and their FIXED-* twins, man page "CATALOGUE OF REPORTED RCU BUGS"):
+# each bug's scenario ends as the bug did, its fixed twin passes.
+
+# Every BUG-* entry has a FIXED-* twin with the same options but the
+# flavor parameter that brings the bug back.
+t_catalogue_every_bug_has_a_fixed_twin() {
+	local f name n=0
+	for f in ci/scenarios/BUG-*; do
+		name=${f##*/}
+		[[ -f ci/scenarios/FIXED-${name#BUG-} ]] || die "$name has no FIXED-${name#BUG-}"
+		diff <(grep -v '^#' "$f" | sed 's/=1$/=0/') \
+			<(grep -v '^#' "ci/scenarios/FIXED-${name#BUG-}") >/dev/null ||
+			die "$name and its twin differ in more than the bug's parameter"
+		n=$((n + 1))
+	done
+	((n >= 1)) || die "no catalogue entries"
+}
+
+# 2017, "Migrate callbacks earlier in the CPU-offline timeline": the
+# offline hook waits for callbacks an offline CPU never invokes: a STALL
+# naming the hook (or a callback stranded behind it), in about --stall-timeout (3 s).  The twin migrates them (migrated
+# > 0 shows it offlined CPUs that had callbacks) and passes.
+t_catalogue_prcu_late_migrate() {
+	run --scenario BUG-PRCU-LATE-MIGRATE --duration 10 --stat-interval 0
+	expect_status 4
+	# The hung offline, or a callback stranded behind it, is the stall.
+	expect_out "^prcu-torture: STALL at [0-9.]+ s: (onoff [0-9]+ stuck in the flavor's cpu_offline hook|.* callback .* not invoked [0-9.]+ s after call\(\)) "
+	expect_out '^prcu-torture: flavor state: prcu: .* offline CPUs [1-9][0-9]* .* late_migrate$'
+	expect_out '^prcu-torture:--- End of test: STALL: '
+	run --scenario FIXED-PRCU-LATE-MIGRATE --duration 3 --stat-interval 0
+	expect_status 0
+	expect_out '^prcu-torture: prcu: .* migrated [1-9][0-9]* '
+	expect_out '^prcu-torture:--- End of test: SUCCESS: '
+}
+
+# ci/bench/catalogue (make bench): one seed of every entry, its row and
+# its JSON, with the figures of the runs it kept.
+t_catalogue_bench_script() {
+	ci/bench/catalogue --bin "$BIN" --seeds 1 --limit 6 --out "$TEST_TMP/b" >"$OUT" 2>"$ERR"
+	STATUS=$?
+	expect_status 0
+	expect_out '^entry +reproduced +median_s +worst_s +fixed_ok +target$'
+	expect_out '^PRCU-LATE-MIGRATE +1/1 +[0-9.]+ +[0-9.]+ +1/1 +yes$'
+	expect_out '^load before: .*load average'
+	jq -e '.seeds == 1 and (.entries[] | select(.name == "PRCU-LATE-MIGRATE") |
+		.expect == "STALL" and .reproduced == 1 and .fixed_success == 1 and .median_s > 0)' \
+		"$TEST_TMP/b/catalogue.json" >/dev/null || die "catalogue.json: $(cat "$TEST_TMP/b/catalogue.json")"
+	grep -q 'End of test: STALL' "$TEST_TMP/b/catalogue/BUG-PRCU-LATE-MIGRATE.1.log" || die "no BUG log"
+	ci/bench/catalogue --seeds x >"$OUT" 2>"$ERR"
+	STATUS=$?
+	expect_status 2
+	expect_err "^catalogue: --seeds: 'x' is not a positive count$"
+}
