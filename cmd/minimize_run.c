@@ -2,6 +2,7 @@
 /* A candidate run for --minimize (minimize_run.h). */
 #define _GNU_SOURCE
 #include "minimize_run.h"
+#include "replay.h"
 
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -60,17 +61,6 @@ static int wait_until(pid_t pid, uint64_t deadline_ns)
 	}
 }
 
-/* The member key of o, or NULL. */
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
 /* The first failure and the swarm draw from the run's report. */
 static void read_report(const char *json, struct mz_outcome *out)
 {
@@ -79,13 +69,13 @@ static void read_report(const char *json, struct mz_outcome *out)
 
 	if (!doc)
 		return;
-	ff = member(doc, "first_failure");
-	if ((v = member(ff, "time_s")))
+	ff = rcut_json_member(doc, "first_failure");
+	if ((v = rcut_json_member(ff, "time_s")))
 		out->fail_s = json_object_get_double(v);
-	if ((v = member(ff, "check")))
+	if ((v = rcut_json_member(ff, "check")))
 		snprintf(out->check, sizeof(out->check), "%s",
 			 json_object_get_string(v));
-	v = member(member(doc, "swarm"), "features");
+	v = rcut_json_member(rcut_json_member(doc, "swarm"), "features");
 	if (v && json_object_is_type(v, json_type_object)) {
 		json_object_object_foreach(v, key, val)
 		{

@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The member key of o if o is an object that has it, else NULL. */
-static json_object *member(json_object *o, const char *key)
+json_object *rcut_json_member(json_object *o, const char *key)
 {
 	json_object *v = NULL;
 
@@ -22,8 +21,9 @@ static json_object *member(json_object *o, const char *key)
 static int check_document(json_object *doc, const char *file, char *err,
 			  size_t errlen)
 {
-	json_object *format = member(doc, "format");
-	json_object *name = member(member(doc, "tool"), "name");
+	json_object *format = rcut_json_member(doc, "format");
+	json_object *name =
+		rcut_json_member(rcut_json_member(doc, "tool"), "name");
 
 	if (!json_object_is_type(doc, json_type_object) || !format ||
 	    !json_object_is_type(format, json_type_int) || !name ||
@@ -47,7 +47,8 @@ static int check_document(json_object *doc, const char *file, char *err,
 static int take_args(struct rcut_replay *r, json_object *doc, const char *file,
 		     char *err, size_t errlen)
 {
-	json_object *args = member(member(doc, "config"), "args");
+	json_object *args =
+		rcut_json_member(rcut_json_member(doc, "config"), "args");
 	size_t n;
 
 	if (!args || !json_object_is_type(args, json_type_array) ||

@@ -26,4 +26,11 @@ int rcut_replay_load(struct rcut_replay *r, const char *file, char *err,
 /* Free what r holds (not r itself). */
 void rcut_replay_free(struct rcut_replay *r);
 
+/*
+ * The member key of o if o is a JSON object that has it, else NULL (for
+ * reading our own reports: --replay and --minimize's trial runs).
+ */
+struct json_object;
+struct json_object *rcut_json_member(struct json_object *o, const char *key);
+
 #endif /* CMD_REPLAY_H */
