@@ -248,6 +248,15 @@ t_campaign_ships_a_plugin_to_hosts() {
 # A host that dies mid-campaign costs only the run it was running: that
 # run is LOST (summary, JUnit error, TAP), the runs it had not started go
 # to the other hosts, exit status 3.
+# A CI job's environment may have no SHELL; parallel then ran nothing on
+# any host and the preflight said "no answer" for each.
+t_campaign_on_hosts_without_a_shell_variable() {
+	standin_hosts 2 1
+	SHELL= campaign --hosts "$TEST_TMP/hosts.txt" --ssh "$STANDIN_SSH" --duration 1s "MEMB01 BUSTED"
+	expect_status 0
+	expect_out '^all 2 runs ended as expected$'
+}
+
 t_campaign_host_dies_mid_campaign() {
 	standin_hosts 4 1
 	echo 1 >"$TEST_TMP/hosts/h3/DIE_AFTER"
