@@ -245,6 +245,7 @@ static json_object *snapshot(const struct rcut_snapshot *s,
 	put_u64(sub, "duplicate", s->cbs_dup);
 	put_u64(sub, "lost", s->cbs_lost);
 	put(o, "callbacks", sub);
+	put_u64(o, "failed_checks", s->failed_checks);
 	sub = json_object_new_object();
 	for (int k = 0; k < RCUT_SNAP_GP_KINDS; k++)
 		put_u64(sub, gp_names[k], s->writer_gps[k]);

@@ -45,6 +45,8 @@ struct rcut_snapshot {
 	uint64_t cbs_early; /* invoked while a reader from before call() read */
 	uint64_t cbs_dup;   /* invoked more than once */
 	uint64_t cbs_lost;  /* callbacks never invoked by the final barrier */
+	/* Failures any check reported, counted or not in a field above. */
+	uint64_t failed_checks;
 	/* Preemption injection: signals sent, delays the handler took. */
 	uint64_t preempt_sent, preempt_delays, preempt_ns_max;
 	/* Race points: passes, delays taken there. */

@@ -62,6 +62,10 @@ void rcut_report_stats(FILE *out, const char *flavor,
 		(unsigned long long)s->cbs_early,
 		(unsigned long long)s->cbs_dup,
 		(unsigned long long)s->cbs_lost);
+	/* Every failure a check reported, when there was one. */
+	if (s->failed_checks)
+		fprintf(out, "%s-torture: !!! Failed checks: %llu\n", flavor,
+			(unsigned long long)s->failed_checks);
 	funlockfile(out);
 	fflush(out);
 }

@@ -58,6 +58,11 @@ bool rcut_snapshot_failed(const struct rcut_snapshot *s, char *why, size_t len)
 		add_cause(why, len, "lost callbacks");
 		failed = true;
 	}
+	/* Checks without a counter of their own (early grace period, ...). */
+	if (s->failed_checks && !failed) {
+		add_cause(why, len, "failed checks");
+		failed = true;
+	}
 	return failed;
 }
 

@@ -85,6 +85,12 @@ static void verdict_rules(void **state)
 
 	s.mbchk_fail = 1;
 	assert_true(rcut_snapshot_failed(&s, NULL, 0));
+	s.mbchk_fail = 0;
+
+	/* A check without a counter of its own (early grace period). */
+	s.failed_checks = 1;
+	assert_true(rcut_snapshot_failed(&s, why, sizeof(why)));
+	assert_string_equal(why, "failed checks");
 }
 
 static void exit_names(void **state)

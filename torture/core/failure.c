@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* First-failure bookkeeping: when, which check, and the details, once. */
+#include "counters.h"
 #include "run.h"
 
 #include <stdarg.h>
@@ -36,6 +37,7 @@ void torture_failure(struct torture_run *run, const char *check,
 	bool first;
 	va_list ap;
 
+	counter_inc(&run->counters.failed_checks);
 	pthread_mutex_lock(&f->lock);
 	first = !f->failed;
 	if (first) {

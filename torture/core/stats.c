@@ -139,6 +139,7 @@ void torture_snapshot(struct torture_run *run, struct rcut_snapshot *s)
 	s->cbs_early = LOAD(c->cbs_early);
 	s->cbs_dup = LOAD(c->cbs_dup);
 	s->cbs_lost = LOAD(c->cbs_lost);
+	s->failed_checks = LOAD(c->failed_checks);
 	s->nt = LOAD(c->irq_reads);
 	s->gps = gps_completed(run);
 	for (int i = 0; i < RCUT_HIST_LEN; i++)
