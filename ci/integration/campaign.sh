@@ -202,6 +202,13 @@ t_campaign_bad_input_exits_2() {
 	[[ ! -e $TEST_TMP/res ]] || die "bad input made the results folder"
 	e=$(find "$TEST_TMP/hosts" -type f | head -n 1)
 	[[ -z $e ]] || die "bad input shipped $e to a host"
+	# Another campaign's results would be read as this one's (a lost
+	# mark left there made a run on a live host LOST).
+	mkdir -p "$TEST_TMP/res/MEMB01" && echo "old" >"$TEST_TMP/res/MEMB01/lost"
+	campaign --duration 0.5s MEMB01
+	expect_status 2
+	expect_err "^rcutorture-campaign: --results: '$TEST_TMP/res' is not empty; name a new or empty folder$"
+	[[ $(ls -A "$TEST_TMP/res") == MEMB01 ]] || die "a refused campaign wrote into the results folder"
 }
 
 # Four stand-in hosts through parallel: every run comes back from a host,
