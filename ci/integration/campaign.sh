@@ -259,7 +259,9 @@ t_campaign_ships_a_plugin_to_hosts() {
 # any host and the preflight said "no answer" for each.
 t_campaign_on_hosts_without_a_shell_variable() {
 	standin_hosts 2 1
-	SHELL= campaign --hosts "$TEST_TMP/hosts.txt" --ssh "$STANDIN_SSH" --duration 1s "MEMB01 BUSTED"
+	env -u SHELL -u PARALLEL_SHELL $CAMPAIGN --bin "$BIN" --results "$TEST_TMP/res" --hosts "$TEST_TMP/hosts.txt" \
+		--ssh "$STANDIN_SSH" --duration 1s "MEMB01 BUSTED" >"$OUT" 2>"$ERR"
+	STATUS=$?
 	expect_status 0
 	expect_out '^all 2 runs ended as expected$'
 }
