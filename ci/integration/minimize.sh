@@ -19,10 +19,15 @@ t_minimize_keeps_the_barrier_test_and_halves_counts() {
 	local args
 	args=$(minimized_args)
 	# The barrier test is the bug's: it stays, at one poster; the rest
-	# goes but --cpus, which stays and is halved down to one.
-	[[ $args == "--flavor=busted-barrier --seed=1 --n-barrier-cbs=1 --cpus=1 --stop-on-failure" ]] || die "minimized to: $args"
+	# goes but --cpus, which stays and is halved down to one, unless one
+	# CPU failed fewer than 2 of 2 runs (under load), which is then said.
+	[[ $args =~ ^--flavor=busted-barrier\ --seed=1\ --n-barrier-cbs=1\ --cpus=([12])\ --stop-on-failure$ ]] || die "minimized to: $args"
 	expect_out '^minimize: smallest failing command found \(5 arguments, was 9\):$'
-	expect_out 'trial [0-9]+: --cpus=1 instead of --cpus=2: failed 2 of 2 runs: kept$'
+	if [[ ${BASH_REMATCH[1]} == 1 ]]; then
+		expect_out 'trial [0-9]+: --cpus=1 instead of --cpus=2: failed 2 of 2 runs: kept$'
+	else
+		expect_out 'trial [0-9]+: --cpus=1 instead of --cpus=2: failed [01] of [12] runs: rejected$'
+	fi
 	expect_out '^minimize: it failed in ([0-9]+) of \1 confirmation runs \(FAILURE; the baseline.s first check: rtbe\); time to fail: median [0-9.]+ s, max [0-9.]+ s$'
 	# Removing the barrier test was tried and rejected: never reported.
 	expect_out 'trial [0-9]+: without --n-barrier-cbs=4: failed 0 of 1 runs: rejected$'
