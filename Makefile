@@ -180,10 +180,45 @@ MUTANTS := $(MUTANT_NAMES:%=$(MUTANT_DIR)/librcutorture-mutant-%.so)
 
 mutants: $(MUTANTS)
 
-$(MUTANT_DIR)/librcutorture-mutant-%.so: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.h ci/mutants/flip.c ci/mutants/qsbr.c include/rcutorture/flavor.h
+$(MUTANTS): $(MUTANT_DIR)/librcutorture-mutant-%.so: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.h ci/mutants/flip.c ci/mutants/qsbr.c include/rcutorture/flavor.h
 	@mkdir -p $(dir $@)
 	@echo "  MUTANT  $@"
 	@ci/mutants/compile $* $@ $(CC) $(PLUGIN_CFLAGS)
+
+# The store-buffer emulation (sdk/storebuf/, include/rcutorture/storebuf.h):
+# a static library that defines the ThreadSanitizer entry points, linked
+# into a plugin compiled with -fsanitize=thread (STOREBUF_CFLAGS) with the
+# libc wrappers of STOREBUF_LDFLAGS.  Every catalogue entry is built a
+# second time that way: librcutorture-mutant-NAME-sb.so.
+STOREBUF_LIB := $(BUILD)/sdk/librcutorture-storebuf.a
+STOREBUF_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard sdk/storebuf/*.c))
+STOREBUF_CFLAGS := -fsanitize=thread $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null | head -n 1)),,-Wno-tsan)
+STOREBUF_WRAPS := syscall membarrier sigaction signal pthread_mutex_lock pthread_mutex_trylock \
+	pthread_mutex_unlock pthread_spin_lock pthread_spin_trylock pthread_spin_unlock \
+	pthread_rwlock_rdlock pthread_rwlock_wrlock pthread_rwlock_unlock pthread_cond_wait \
+	pthread_cond_timedwait pthread_cond_signal pthread_cond_broadcast sem_post sem_wait \
+	pthread_create pthread_join sched_yield nanosleep usleep poll
+STOREBUF_LDFLAGS := -Wl,--undefined=rcut_storebuf_configure,--undefined=rcut_storebuf_stats $(STOREBUF_WRAPS:%=-Wl,--wrap=%)
+MUTANTS_SB := $(MUTANT_NAMES:%=$(MUTANT_DIR)/librcutorture-mutant-%-sb.so)
+
+$(BUILD)/sdk/storebuf/%.o: sdk/storebuf/%.c sdk/storebuf/sb.h include/rcutorture/storebuf.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	@$(CC) -std=gnu11 $(WARN) -Iinclude -pthread -fPIC -O2 -g -fvisibility=hidden -c $< -o $@
+
+$(STOREBUF_LIB): $(STOREBUF_OBJS)
+	@rm -f $@
+	@$(AR) rcs $@ $^
+
+mutants: $(MUTANTS_SB)
+
+$(MUTANTS_SB): $(MUTANT_DIR)/librcutorture-mutant-%-sb.so: $(MUTANT_DIR)/sb/%.o $(STOREBUF_LIB)
+	@echo "  MUTANT  $@"
+	@$(CC) -shared -pthread -o $@ $< $(STOREBUF_LIB) $(STOREBUF_LDFLAGS)
+
+$(MUTANT_DIR)/sb/%.o: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.h ci/mutants/flip.c ci/mutants/qsbr.c include/rcutorture/flavor.h
+	@mkdir -p $(dir $@)
+	@ci/mutants/compile $* $@ $(CC) $(PLUGIN_CFLAGS) $(STOREBUF_CFLAGS) -c
 
 # liburcu 0.13.2's inlined urcu-bp read side accesses its 128-byte-aligned
 # reader struct at a misaligned address (fixed upstream in 0.13.4): keep

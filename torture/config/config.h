@@ -135,6 +135,7 @@ struct rcut_config {
 	bool swarm;		      /* draw a random subset of features */
 	uint64_t swarm_interval_ns;   /* --swarm: redraw this often; 0: once */
 	long gpwrap_lag; /* flavor's GP counters start this far from a wrap */
+	uint64_t store_buffer_delay_ns; /* instrumented plugin: max store age */
 	bool hunt;	 /* the bug-hunting preset (swarm too) */
 	int nparams;
 	const char *params[RCUT_MAX_PARAMS]; /* NAME.KEY=VALUE, unparsed */
