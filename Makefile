@@ -304,8 +304,8 @@ CAMPAIGN_LIBS := $(wildcard ci/campaign/*.sh)
 PC_DIR := $(DESTDIR)$(PREFIX)/share/pkgconfig
 DOC_DIR := $(DESTDIR)$(PREFIX)/share/doc/rcutorture
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/include/rcutorture $(PC_DIR) $(SHARE)/scenarios $(SHARE)/examples $(SHARE)/campaign
+install: all $(STOREBUF_LIB)
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/include/rcutorture $(PC_DIR) $(SHARE)/scenarios $(SHARE)/examples $(SHARE)/campaign
 	install -m 755 $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/bin/$(BIN)
 	install -m 755 ci/run-scenarios $(DESTDIR)$(PREFIX)/bin/$(BIN)-run-scenarios
 	install -m 755 ci/campaign/rcutorture-campaign $(DESTDIR)$(PREFIX)/bin/$(BIN)-campaign
@@ -314,6 +314,10 @@ install: all
 	install -m 644 man/rcutorture.1 $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture.1
 	install -m 644 man/rcutorture-campaign.1 $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture-campaign.1
 	install -m 644 include/rcutorture/flavor.h $(DESTDIR)$(PREFIX)/include/rcutorture/flavor.h
+	install -m 644 include/rcutorture/storebuf.h $(DESTDIR)$(PREFIX)/include/rcutorture/storebuf.h
+	install -m 644 $(STOREBUF_LIB) $(DESTDIR)$(PREFIX)/lib/librcutorture-storebuf.a
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@LDFLAGS@|$(STOREBUF_LDFLAGS)|' sdk/storebuf/rcutorture-storebuf.pc.in >$(PC_DIR)/rcutorture-storebuf.pc
+	chmod 644 $(PC_DIR)/rcutorture-storebuf.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' rcutorture.pc.in >$(PC_DIR)/rcutorture.pc
 	chmod 644 $(PC_DIR)/rcutorture.pc
 	install -m 644 $(SCENARIOS) $(SHARE)/scenarios/
@@ -327,6 +331,7 @@ uninstall:
 	rm -f $(addprefix $(SHARE)/campaign/,$(notdir $(CAMPAIGN_LIBS)) run-job)
 	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture.1 $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture-campaign.1
 	rm -f $(DESTDIR)$(PREFIX)/include/rcutorture/flavor.h $(PC_DIR)/rcutorture.pc
+	rm -f $(DESTDIR)$(PREFIX)/include/rcutorture/storebuf.h $(PC_DIR)/rcutorture-storebuf.pc $(DESTDIR)$(PREFIX)/lib/librcutorture-storebuf.a
 	rm -f $(addprefix $(SHARE)/scenarios/,$(notdir $(SCENARIOS))) $(SHARE)/examples/example_rcu.c $(DOC_DIR)/README.md
 	rm -f $(CDS_NAMES:%=$(DESTDIR)$(PREFIX)/lib/rcutorture/librcutorture-cds-%.so)
 	-rmdir $(DESTDIR)$(PREFIX)/lib/rcutorture
