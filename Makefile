@@ -338,7 +338,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(PREFIX)/include/rcutorture $(SHARE)/scenarios $(SHARE)/examples $(SHARE)/campaign $(SHARE) $(DOC_DIR)
 
 format:
-	clang-format -i $(SRCS) $(UNIT_SRCS) $(HDRS) $(wildcard ci/bench/*.[ch] ci/plugins/*.c ci/mutants/*.[ch] ci/fuzz/*.c)
+	clang-format -i $(SRCS) $(UNIT_SRCS) $(HDRS) $(wildcard ci/bench/*.[ch] ci/plugins/*.c ci/mutants/*.[ch] ci/fuzz/*.c sdk/storebuf/*.[ch])
 
 clean:
 	rm -rf build build-san build-fuzz $(BIN)
