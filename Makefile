@@ -180,10 +180,48 @@ MUTANTS := $(MUTANT_NAMES:%=$(MUTANT_DIR)/librcutorture-mutant-%.so)
 
 mutants: $(MUTANTS)
 
-$(MUTANT_DIR)/librcutorture-mutant-%.so: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.h ci/mutants/flip.c ci/mutants/qsbr.c include/rcutorture/flavor.h
+$(MUTANTS): $(MUTANT_DIR)/librcutorture-mutant-%.so: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.h ci/mutants/flip.c ci/mutants/qsbr.c include/rcutorture/flavor.h
 	@mkdir -p $(dir $@)
 	@echo "  MUTANT  $@"
 	@ci/mutants/compile $* $@ $(CC) $(PLUGIN_CFLAGS)
+
+# The store-buffer emulation (sdk/storebuf/, include/rcutorture/storebuf.h):
+# a static library that defines the ThreadSanitizer entry points, linked
+# into a plugin compiled with -fsanitize=thread (STOREBUF_CFLAGS) with the
+# libc wrappers of STOREBUF_LDFLAGS.  Every catalogue entry is built a
+# second time that way: librcutorture-mutant-NAME-sb.so.
+STOREBUF_LIB := $(BUILD)/sdk/librcutorture-storebuf.a
+STOREBUF_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard sdk/storebuf/*.c))
+STOREBUF_CFLAGS := -fsanitize=thread $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null | head -n 1)),,-Wno-tsan)
+STOREBUF_WRAPS := syscall membarrier sigaction signal pthread_mutex_lock pthread_mutex_trylock \
+	pthread_mutex_unlock pthread_spin_lock pthread_spin_trylock pthread_spin_unlock \
+	pthread_rwlock_rdlock pthread_rwlock_wrlock pthread_rwlock_unlock pthread_cond_wait \
+	pthread_cond_timedwait pthread_cond_signal pthread_cond_broadcast sem_post sem_wait \
+	pthread_create pthread_join sched_yield nanosleep usleep poll
+STOREBUF_LDFLAGS := -Wl,--undefined=rcut_storebuf_configure,--undefined=rcut_storebuf_stats $(STOREBUF_WRAPS:%=-Wl,--wrap=%)
+MUTANTS_SB := $(MUTANT_NAMES:%=$(MUTANT_DIR)/librcutorture-mutant-%-sb.so)
+
+$(BUILD)/sdk/storebuf/%.o: sdk/storebuf/%.c sdk/storebuf/sb.h include/rcutorture/storebuf.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	@$(CC) -std=gnu11 $(WARN) -Iinclude -pthread -fPIC -O2 -g -fvisibility=hidden -c $< -o $@
+
+# The unit test drives the emulation's core directly.
+$(BUILD)/unit/test_storebuf: $(STOREBUF_LIB)
+
+$(STOREBUF_LIB): $(STOREBUF_OBJS)
+	@rm -f $@
+	@$(AR) rcs $@ $^
+
+mutants: $(MUTANTS_SB)
+
+$(MUTANTS_SB): $(MUTANT_DIR)/librcutorture-mutant-%-sb.so: $(MUTANT_DIR)/sb/%.o $(STOREBUF_LIB)
+	@echo "  MUTANT  $@"
+	@$(CC) -shared -pthread -o $@ $< $(STOREBUF_LIB) $(STOREBUF_LDFLAGS)
+
+$(MUTANT_DIR)/sb/%.o: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.h ci/mutants/flip.c ci/mutants/qsbr.c include/rcutorture/flavor.h
+	@mkdir -p $(dir $@)
+	@ci/mutants/compile $* $@ $(CC) $(PLUGIN_CFLAGS) $(STOREBUF_CFLAGS) -c
 
 # liburcu 0.13.2's inlined urcu-bp read side accesses its 128-byte-aligned
 # reader struct at a misaligned address (fixed upstream in 0.13.4): keep
@@ -266,8 +304,8 @@ CAMPAIGN_LIBS := $(wildcard ci/campaign/*.sh)
 PC_DIR := $(DESTDIR)$(PREFIX)/share/pkgconfig
 DOC_DIR := $(DESTDIR)$(PREFIX)/share/doc/rcutorture
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/include/rcutorture $(PC_DIR) $(SHARE)/scenarios $(SHARE)/examples $(SHARE)/campaign
+install: all $(STOREBUF_LIB)
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/include/rcutorture $(PC_DIR) $(SHARE)/scenarios $(SHARE)/examples $(SHARE)/campaign
 	install -m 755 $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/bin/$(BIN)
 	install -m 755 ci/run-scenarios $(DESTDIR)$(PREFIX)/bin/$(BIN)-run-scenarios
 	install -m 755 ci/campaign/rcutorture-campaign $(DESTDIR)$(PREFIX)/bin/$(BIN)-campaign
@@ -276,6 +314,10 @@ install: all
 	install -m 644 man/rcutorture.1 $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture.1
 	install -m 644 man/rcutorture-campaign.1 $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture-campaign.1
 	install -m 644 include/rcutorture/flavor.h $(DESTDIR)$(PREFIX)/include/rcutorture/flavor.h
+	install -m 644 include/rcutorture/storebuf.h $(DESTDIR)$(PREFIX)/include/rcutorture/storebuf.h
+	install -m 644 $(STOREBUF_LIB) $(DESTDIR)$(PREFIX)/lib/librcutorture-storebuf.a
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@LDFLAGS@|$(STOREBUF_LDFLAGS)|' sdk/storebuf/rcutorture-storebuf.pc.in >$(PC_DIR)/rcutorture-storebuf.pc
+	chmod 644 $(PC_DIR)/rcutorture-storebuf.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' rcutorture.pc.in >$(PC_DIR)/rcutorture.pc
 	chmod 644 $(PC_DIR)/rcutorture.pc
 	install -m 644 $(SCENARIOS) $(SHARE)/scenarios/
@@ -289,13 +331,14 @@ uninstall:
 	rm -f $(addprefix $(SHARE)/campaign/,$(notdir $(CAMPAIGN_LIBS)) run-job)
 	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture.1 $(DESTDIR)$(PREFIX)/share/man/man1/rcutorture-campaign.1
 	rm -f $(DESTDIR)$(PREFIX)/include/rcutorture/flavor.h $(PC_DIR)/rcutorture.pc
+	rm -f $(DESTDIR)$(PREFIX)/include/rcutorture/storebuf.h $(PC_DIR)/rcutorture-storebuf.pc $(DESTDIR)$(PREFIX)/lib/librcutorture-storebuf.a
 	rm -f $(addprefix $(SHARE)/scenarios/,$(notdir $(SCENARIOS))) $(SHARE)/examples/example_rcu.c $(DOC_DIR)/README.md
 	rm -f $(CDS_NAMES:%=$(DESTDIR)$(PREFIX)/lib/rcutorture/librcutorture-cds-%.so)
 	-rmdir $(DESTDIR)$(PREFIX)/lib/rcutorture
 	-rmdir $(DESTDIR)$(PREFIX)/include/rcutorture $(SHARE)/scenarios $(SHARE)/examples $(SHARE)/campaign $(SHARE) $(DOC_DIR)
 
 format:
-	clang-format -i $(SRCS) $(UNIT_SRCS) $(HDRS) $(wildcard ci/bench/*.[ch] ci/plugins/*.c ci/mutants/*.[ch] ci/fuzz/*.c)
+	clang-format -i $(SRCS) $(UNIT_SRCS) $(HDRS) $(wildcard ci/bench/*.[ch] ci/plugins/*.c ci/mutants/*.[ch] ci/fuzz/*.c sdk/storebuf/*.[ch])
 
 clean:
 	rm -rf build build-san build-fuzz $(BIN)

@@ -30,4 +30,6 @@ void rcut_hunt_apply(struct rcut_config *cfg)
 		cfg->race_delay_max_ns = bounded(HUNT_RACE_DELAY_MAX_NS, cfg);
 	if (!rcut_opt_given(cfg, "swarm-interval"))
 		cfg->swarm_interval_ns = HUNT_SWARM_INTERVAL_NS;
+	if (!rcut_opt_given(cfg, "store-buffer-delay"))
+		cfg->store_buffer_delay_ns = HUNT_STORE_BUFFER_DELAY_NS;
 }

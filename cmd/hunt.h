@@ -11,6 +11,8 @@
 #define HUNT_RACE_DELAY 20		     /* one race-point pass in 20 */
 #define HUNT_RACE_DELAY_MAX_NS 2000000ULL    /* 2 ms */
 #define HUNT_SWARM_INTERVAL_NS 1000000000ULL /* a new draw every 1 s */
+/* Store-buffer emulation (instrumented plugins only; cmd/main.c). */
+#define HUNT_STORE_BUFFER_DELAY_NS 200000ULL /* 0.2 ms */
 
 /*
  * Apply --hunt to cfg: --swarm, and the preset's preemption and race

@@ -899,6 +899,14 @@ static int resolve(const struct rcut_config *cfg,
 	}
 	if (cfg->gpwrap_lag && apply_gpwrap_lag(cfg, f, err, errlen))
 		return 2;
+	if (cfg->store_buffer_delay_ns && !rcut_plugin_storebuf() &&
+	    rcut_opt_given(cfg, "store-buffer-delay")) {
+		snprintf(
+			err, errlen,
+			"--store-buffer-delay: flavor %s is not instrumented for the store-buffer emulation; expected a plugin built with pkg-config rcutorture-storebuf (see rcutorture(1))",
+			f->name);
+		return 2;
+	}
 	for (int i = 0; i < cfg->nparams; i++)
 		if (rcut_flavor_set_param(f, cfg->params[i], err, errlen))
 			return 2;

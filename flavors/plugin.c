@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 static char loaded_path[PATH_MAX];
+static struct rcut_storebuf_ops storebuf;
 
 bool rcut_plugin_is_file(const char *spec)
 {
@@ -30,6 +31,18 @@ bool rcut_plugin_is_file(const char *spec)
 const char *rcut_plugin_path(void)
 {
 	return loaded_path[0] ? loaded_path : NULL;
+}
+
+const struct rcut_storebuf_ops *rcut_plugin_storebuf(void)
+{
+	return storebuf.configure && storebuf.stats ? &storebuf : NULL;
+}
+
+/* An instrumented plugin's two emulation calls (sdk/storebuf/api.c). */
+static void find_storebuf(void *handle)
+{
+	*(void **)&storebuf.configure = dlsym(handle, RCUT_STOREBUF_CONFIGURE);
+	*(void **)&storebuf.stats = dlsym(handle, RCUT_STOREBUF_STATS);
 }
 
 /* Look for 'file' in the plugin directories; true with its path in buf. */
@@ -97,6 +110,7 @@ static int load_file(const char *path, const struct rcut_flavor **flavor,
 		return -1;
 	}
 	snprintf(loaded_path, sizeof(loaded_path), "%s", path);
+	find_storebuf(handle);
 	*flavor = f;
 	return 0;
 }

@@ -9,6 +9,7 @@
 #define FLAVORS_PLUGIN_H
 
 #include <rcutorture/flavor.h>
+#include <rcutorture/storebuf.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -29,5 +30,14 @@ int rcut_plugin_load(const char *spec, const char *const *dirs, int ndirs,
 
 /* The file the running flavor was loaded from; NULL for a built-in one. */
 const char *rcut_plugin_path(void);
+
+/* An instrumented plugin's store-buffer emulation calls (storebuf.h). */
+struct rcut_storebuf_ops {
+	rcut_storebuf_configure_fn configure;
+	rcut_storebuf_stats_fn stats;
+};
+
+/* The loaded plugin's, or NULL: a built-in flavor, or not instrumented. */
+const struct rcut_storebuf_ops *rcut_plugin_storebuf(void);
 
 #endif /* FLAVORS_PLUGIN_H */

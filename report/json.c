@@ -231,6 +231,16 @@ static json_object *snapshot(const struct rcut_snapshot *s,
 	put_u64(sub, "delays", s->race_delays);
 	put_num(sub, "max_delay_s", (double)s->race_ns_max / 1e9, 6);
 	put(o, "races", sub);
+	if (s->storebuf) {
+		sub = json_object_new_object();
+		put_u64(sub, "buffered", s->sb_buffered);
+		put_u64(sub, "forwarded", s->sb_forwarded);
+		put_u64(sub, "drains", s->sb_drains);
+		put_u64(sub, "membarrier_drains", s->sb_membarrier_drains);
+		put_u64(sub, "aged", s->sb_aged);
+		put_num(sub, "max_age_s", (double)s->sb_max_age_ns / 1e9, 6);
+		put(o, "store_buffer", sub);
+	}
 	put_u64(o, "migrations", s->migrations);
 	put_u64(o, "floods", s->floods);
 	put_u64(o, "max_rss_kib", s->max_rss_kib);

@@ -53,6 +53,10 @@ struct rcut_snapshot {
 	uint64_t race_hits, race_delays, race_ns_max;
 	/* Writer updates by GP kind: sync, exp, normal, cond, poll. */
 	uint64_t writer_gps[RCUT_SNAP_GP_KINDS];
+	/* Store-buffer emulation of an instrumented plugin, when it runs. */
+	bool storebuf;
+	uint64_t sb_buffered, sb_forwarded, sb_drains, sb_membarrier_drains;
+	uint64_t sb_aged, sb_max_age_ns;
 	/* The flavor's stats line (its stats hook), NULL for none. */
 	const char *flavor_stats;
 };

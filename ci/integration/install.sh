@@ -72,6 +72,20 @@ t_install_to_a_prefix_runs_scenarios() {
 		die "installed binary searches: $(scenario_dirs_of "$prefix/bin/rcutorture")"
 	read -r cflags < <(PKG_CONFIG_PATH=$prefix/share/pkgconfig pkg-config --cflags rcutorture)
 	[[ $cflags == "-I$prefix/include" ]] || die "pkg-config --cflags: '$cflags'"
+	# The example plugin with the store-buffer emulation, as the .pc
+	# file's comment says to build it with gcc (compile, then link).
+	local sbc sbl
+	sbc=$(PKG_CONFIG_PATH=$prefix/share/pkgconfig pkg-config --cflags rcutorture-storebuf) &&
+		sbl=$(PKG_CONFIG_PATH=$prefix/share/pkgconfig pkg-config --libs rcutorture-storebuf) ||
+		die "pkg-config does not know rcutorture-storebuf"
+	(cd "$TEST_TMP" && cp "$prefix/share/rcutorture/examples/example_rcu.c" sb.c &&
+		gcc $sbc -Wno-tsan -O2 -fPIC -c sb.c && gcc -shared -o libsb.so sb.o $sbl) ||
+		die "the example does not build with the installed store-buffer emulation"
+	BIN=$prefix/bin/rcutorture run --flavor "$TEST_TMP/libsb.so" --store-buffer-delay 100us \
+		--duration 1.5 --stat-interval 0
+	expect_status 0
+	expect_out '^example-torture:--- End of test: SUCCESS: .*store_buffer_delay=100us'
+	expect_out '^example-torture: Store buffer: buffered: '
 	mkdir -p "$TEST_TMP/work"
 	(cd "$TEST_TMP/work" && env -u RCUTORTURE_SCENARIO_DIR "$prefix/bin/rcutorture-run-scenarios" \
 		--duration 1s --jobs 2 "MEMB01 BUSTED") >"$OUT" 2>"$ERR"

@@ -136,6 +136,8 @@ struct rcut_config {
 	uint64_t swarm_interval_ns;   /* --swarm: redraw this often; 0: once */
 	long gpwrap_lag; /* flavor's GP counters start this far from a wrap */
 	bool hunt;	 /* the bug-hunting preset (swarm too) */
+	/* An instrumented plugin's store-buffer emulation: max store age. */
+	uint64_t store_buffer_delay_ns;
 	int nparams;
 	const char *params[RCUT_MAX_PARAMS]; /* NAME.KEY=VALUE, unparsed */
 	bool dry_run;	       /* check everything, print the start, exit */

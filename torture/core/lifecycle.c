@@ -11,6 +11,7 @@
 #include "flavor_stats.h"
 #include "progress.h"
 #include "watchdog.h"
+#include "../../flavors/plugin.h"
 
 #include "../../report/verdict.h"
 
@@ -292,6 +293,9 @@ static int run_flavor(struct torture_run *run, const struct rcut_flavor *f,
 	}
 	if (c->dry_run && test->dry_run)
 		return test->dry_run(run);
+	if (c->store_buffer_delay_ns && rcut_plugin_storebuf())
+		rcut_plugin_storebuf()->configure(c->seed,
+						  c->store_buffer_delay_ns);
 	if (f->init && f->init()) {
 		fprintf(stderr, "rcutorture: flavor %s failed to initialize\n",
 			f->name);

@@ -4,6 +4,7 @@
 #include "run.h"
 #include "inject.h"
 #include "preempt.h"
+#include "../../flavors/plugin.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -91,6 +92,24 @@ static void snapshot_injection(struct rcut_snapshot *s)
 	s->race_ns_max = r.delay_ns_max;
 }
 
+/* The store-buffer emulation's figures, while it runs (storebuf.h). */
+static void snapshot_storebuf(struct torture_run *run, struct rcut_snapshot *s)
+{
+	const struct rcut_storebuf_ops *sb = rcut_plugin_storebuf();
+	struct rcut_storebuf_stats st;
+
+	if (!sb || !run->cfg->store_buffer_delay_ns)
+		return;
+	sb->stats(&st);
+	s->storebuf = true;
+	s->sb_buffered = st.buffered;
+	s->sb_forwarded = st.forwarded;
+	s->sb_drains = st.drains;
+	s->sb_membarrier_drains = st.membarrier_drains;
+	s->sb_aged = st.aged;
+	s->sb_max_age_ns = st.max_age_ns;
+}
+
 /* The per-thread histograms, summed over the thread table. */
 static void snapshot_threads(struct torture_run *run, struct rcut_snapshot *s)
 {
@@ -135,6 +154,7 @@ void torture_snapshot(struct torture_run *run, struct rcut_snapshot *s)
 	s->max_rss_kib = max_rss_kib();
 	snapshot_onoff(run, s);
 	snapshot_injection(s);
+	snapshot_storebuf(run, s);
 	s->cbs_invoked = LOAD(c->cbs_invoked);
 	s->cbs_early = LOAD(c->cbs_early);
 	s->cbs_dup = LOAD(c->cbs_dup);

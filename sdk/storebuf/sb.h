@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The store-buffer emulation's core (buffer.c), called by the
+ * ThreadSanitizer entry points (tsan.c) and the libc wrappers (wrap.c) of
+ * an instrumented plugin, and by the unit test.  Sizes are 1, 2, 4 or 8
+ * bytes; memory orders are the __ATOMIC_* values.
+ */
+#ifndef SDK_STOREBUF_SB_H
+#define SDK_STOREBUF_SB_H
+
+#include <rcutorture/storebuf.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Non-zero while stores are buffered (rcut_storebuf_configure). */
+extern int sb_active;
+
+/* The clock entries age by, in ns; the unit test replaces it. */
+extern uint64_t (*sb_clock)(void);
+
+/* An atomic store: buffered, or (seq_cst) drain first and write. */
+void sb_store(volatile void *addr, unsigned int size, uint64_t val, int mo);
+
+/* An atomic load: the newest own buffered store to it, else memory. */
+uint64_t sb_load(const volatile void *addr, unsigned int size, int mo);
+
+/* Make every store of the calling thread visible, in order. */
+void sb_drain_own(void);
+
+/* Make every thread's buffered stores visible (membarrier). */
+void sb_drain_all(void);
+
+/* A plain access: keep it ordered with the own buffered stores. */
+void sb_plain_read(const volatile void *addr, unsigned long size);
+void sb_plain_write(const volatile void *addr, unsigned long size);
+
+/* Entries still buffered by the calling thread (unit test). */
+unsigned int sb_pending(void);
+
+/* Commit the calling thread's entries whose delay ran out (unit test). */
+void sb_expire_own(void);
+
+/* Start or stop buffering; the drainer thread runs when run_drainer. */
+void sb_configure(uint64_t seed, uint64_t max_delay_ns, bool run_drainer);
+
+/* The figures, summed over every thread's buffer. */
+void sb_sum(struct rcut_storebuf_stats *out);
+
+/* Block signals around buffer updates (a plugin installed a handler). */
+void sb_guard_signals(void);
+
+#endif /* SDK_STOREBUF_SB_H */
