@@ -6,7 +6,14 @@
  * (10 us each) without ever sleeping, while a self-propagating callback
  * re-posts itself at each invocation.  Grace periods must still complete:
  * a full-length loop that saw neither an update nor two grace periods is
- * a FAILURE.  With --fwd-progress-need-resched 1 (the kernel's default)
+ * a FAILURE.  We also ask it of the loop's second half (from the middle
+ * on: an update or two grace periods), which the kernel does not: grace
+ * periods that were already under way when the loop began may end in its
+ * first moments (and the writer's updates with them, and async updates
+ * until the element pool runs dry), so a flavor whose grace periods stop
+ * for the whole loop could pass the whole-loop check alone.  Whatever the
+ * kernel's check flags, this one flags too.
+ * With --fwd-progress-need-resched 1 (the kernel's default)
  * the loop never yields on its own, only when the OS preempts it (the
  * userspace need_resched()); with 0 it yields after every section (the
  * kernel's unconditional cond_resched()).  QSBR flavors get a quiescent
@@ -51,8 +58,28 @@ static uint64_t nr_duration(struct torture_thread *t)
 	return sd4 + torture_random(&t->rand) % (sd - sd4 + 1);
 }
 
+/* Updates and grace periods counted from a point of the loop on. */
+struct nr_mark {
+	uint64_t at; /* when to take it (the loop's middle) */
+	unsigned long long ver;
+	unsigned long gps;
+	bool taken;
+};
+
+static unsigned long nr_gps(struct torture_run *run);
+
+/* Take the mark once its time has come. */
+static void nr_mark_take(struct torture_run *run, struct nr_mark *m)
+{
+	if (m->taken || torture_now_ns() < m->at)
+		return;
+	m->ver = atomic_load(&run->counters.ver);
+	m->gps = nr_gps(run);
+	m->taken = true;
+}
+
 /* Short read-side sections, never sleeping, until end or the stop. */
-static void nr_loop(struct torture_thread *t, uint64_t end)
+static void nr_loop(struct torture_thread *t, uint64_t end, struct nr_mark *m)
 {
 	struct torture_run *run = t->run;
 	const struct rcut_flavor *f = run->flavor;
@@ -69,6 +96,7 @@ static void nr_loop(struct torture_thread *t, uint64_t end)
 			f->quiescent_state();
 		torture_progress();
 		torture_cpu_checkpoint(); /* leave a CPU going offline */
+		nr_mark_take(run, m);
 		if (yield)
 			sched_yield();
 	}
@@ -106,12 +134,45 @@ static void selfprop_stop(struct torture_thread *t, struct selfprop *sp)
 			t->id);
 }
 
+/*
+ * The verdict of a full-length loop: the kernel's summary line, and a
+ * FAILURE if neither the whole loop nor its second half saw an update or
+ * two grace periods (the second half's check implies the kernel's).
+ */
+static void nr_verdict(struct torture_thread *t, uint64_t dur,
+		       unsigned long long cver, unsigned long gps,
+		       const struct nr_mark *m)
+{
+	struct torture_run *run = t->run;
+	unsigned long long hver = atomic_load(&run->counters.ver) - m->ver;
+	unsigned long hgps = nr_gps(run) - m->gps;
+
+	cver = atomic_load(&run->counters.ver) - cver;
+	gps = nr_gps(run) - gps;
+	printf("%s-torture: rcu_torture_fwd_prog_nr: %d Duration %llu cver %llu gps %lu\n",
+	       run->flavor->name, t->id, (unsigned long long)(dur / 1000000),
+	       cver, gps);
+	if (!cver && gps < 2)
+		torture_failure(
+			run, "forward progress",
+			"need_resched test %d: no update and %lu grace periods in %llu ms of read-side sections",
+			t->id, gps, (unsigned long long)(dur / 1000000));
+	else if (m->taken && !hver && hgps < 2)
+		torture_failure(
+			run, "forward progress",
+			"need_resched test %d: no update and %lu grace periods in the last %llu ms of %llu ms of read-side sections (%llu updates and %lu grace periods in all)",
+			t->id, hgps, (unsigned long long)(dur / 2000000),
+			(unsigned long long)(dur / 1000000), cver, gps);
+}
+
 void torture_fwd_nr(struct torture_thread *t, int *tested, int *tries)
 {
 	struct torture_run *run = t->run;
 	const struct rcut_flavor *f = run->flavor;
 	struct selfprop sp = { .stop = 0 };
-	uint64_t dur, start, cver;
+	struct nr_mark m = { .taken = false };
+	uint64_t dur, start;
+	unsigned long long cver;
 	unsigned long gps;
 	bool selfprop = f->call && f->barrier;
 
@@ -125,21 +186,12 @@ void torture_fwd_nr(struct torture_thread *t, int *tested, int *tries)
 	gps = nr_gps(run);
 	dur = nr_duration(t);
 	start = torture_now_ns();
-	nr_loop(t, start + dur);
+	m.at = start + dur / 2;
+	nr_loop(t, start + dur, &m);
 	(*tries)++;
 	if (torture_now_ns() - start >= dur && !torture_must_stop(run)) {
 		(*tested)++;
-		cver = atomic_load(&run->counters.ver) - cver;
-		gps = nr_gps(run) - gps;
-		printf("%s-torture: rcu_torture_fwd_prog_nr: %d Duration %llu cver %llu gps %lu\n",
-		       f->name, t->id, (unsigned long long)(dur / 1000000),
-		       (unsigned long long)cver, gps);
-		if (!cver && gps < 2)
-			torture_failure(
-				run, "forward progress",
-				"need_resched test %d: no update and %lu grace periods in %llu ms of read-side sections",
-				t->id, gps,
-				(unsigned long long)(dur / 1000000));
+		nr_verdict(t, dur, cver, gps, &m);
 	}
 	if (selfprop)
 		selfprop_stop(t, &sp);
