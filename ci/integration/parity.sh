@@ -162,3 +162,62 @@ t_parity_table_options_exist() {
 		grep -qE -- "(^|[ ,])$opt([=, ]|$)" "$OUT" || die "parity table names $opt, which --help lacks"
 	done
 }
+
+# A valid kernel value (the kernel's default where it has one, in its
+# unit) for every parameter the table marks supported, and what else the
+# value needs (gp_async_max: gp_async).  A supported row without one here
+# fails the test below: add it.
+supported_sample() {
+	case $1 in
+	rcutorture.torture_type | rcuscale.scale_type | refscale.scale_type) echo srcu ;;
+	rcutorture.fwd_progress_holdoff) echo 60 ;;
+	rcutorture.fwd_progress_div) echo 4 ;;
+	rcutorture.gp_cond_wi | rcutorture.gp_poll_wi) echo 16000 ;;
+	rcutorture.gpwrap_lag | rcutorture.stall_cpu_block) echo 1 ;;
+	rcutorture.n_barrier_cbs | rcutorture.nfakewriters) echo 4 ;;
+	rcutorture.n_up_down) echo 32 ;;
+	rcutorture.nreaders | rcuscale.nreaders | rcuscale.nwriters | refscale.nreaders) echo -1 ;;
+	rcutorture.onoff_holdoff) echo 30 ;;
+	rcutorture.onoff_interval) echo 200 ;;
+	rcutorture.preempt_duration) echo 10 ;;
+	rcutorture.preempt_interval) echo 1000 ;;
+	rcutorture.read_exit_burst) echo 16 ;;
+	rcutorture.read_exit_delay) echo 13 ;;
+	rcutorture.shuffle_interval) echo 3 ;;
+	rcutorture.shutdown_secs | rcutorture.stat_interval) echo 60 ;;
+	rcutorture.stall_cpu) echo 22 ;;
+	rcutorture.stall_cpu_holdoff | rcuscale.holdoff) echo 10 ;;
+	rcutorture.stall_gp_kthread) echo 10 ;;
+	rcutorture.stutter) echo 5 ;;
+	rcuscale.gp_async_max) echo "1000 rcuscale.gp_async=1" ;;
+	rcuscale.minruntime) echo 5 ;;
+	rcuscale.writer_holdoff | refscale.readdelay) echo 0 ;;
+	refscale.loops) echo 10000 ;;
+	refscale.nruns) echo 30 ;;
+	rcutorture.fwd_progress | rcutorture.fwd_progress_need_resched | rcutorture.gp_* | \
+		rcutorture.irqreader | rcutorture.object_debug | *.verbose | rcuscale.gp_async | \
+		rcuscale.gp_exp) echo 1 ;;
+	esac
+}
+
+t_parity_supported_rows_kernel_spelling_accepted() {
+	local name row val extra test n=0
+	while IFS=$'\t' read -r name row; do
+		[[ $row == supported:* ]] || continue
+		n=$((n + 1))
+		read -r val extra <<<"$(supported_sample "$name")"
+		[[ -n $val ]] || die "supported row $name has no sample value in supported_sample"
+		case $name in
+		rcuscale.*) test=scale ;;
+		refscale.*) test=ref ;;
+		*) test=torture ;;
+		esac
+		# srcu has every primitive the rows name (full cookies, up/down).
+		# shellcheck disable=SC2086
+		run --test $test --flavor srcu "$name=$val" $extra --dry-run
+		[[ $STATUS == 0 ]] || die "$name=$val (--test $test): exit $STATUS: $(head -n 1 "$ERR")"
+		expect_out ":--- Start of test: "
+		[[ ! -s $ERR ]] || die "$name=$val: stderr: $(head -n 1 "$ERR")"
+	done < <(parity_rows)
+	((n >= 50)) || die "only $n supported rows"
+}
