@@ -128,7 +128,7 @@ t_extendables_negative_control_prints_segments() {
 # The man page's KERNEL PARAMETER PARITY section, one "NAME<TAB>row" a line.
 parity_rows() {
 	awk '/^\.SH "KERNEL PARAMETER PARITY"/ { on = 1; next }
-	     /^\.SH / { on = 0 }
+	     /^\.S[HS] / { on = 0 }
 	     on && /^\.B [a-z]+\.[a-z_0-9]+$/ { name = $2; getline; print name "\t" $0 }' man/rcutorture.1
 }
 
@@ -220,4 +220,44 @@ t_parity_supported_rows_kernel_spelling_accepted() {
 		[[ ! -s $ERR ]] || die "$name=$val: stderr: $(head -n 1 "$ERR")"
 	done < <(parity_rows)
 	((n >= 50)) || die "only $n supported rows"
+}
+
+# The kernel's extendables mask: each of its bits 0x1 to 0x10 has our
+# signal-masked stretch as analogue, so any nonzero mask is our 7.
+t_kernel_extendables_mask_accepted() {
+	local m
+	for m in 0x1f 31 0x1 0x10 2; do
+		run rcutorture.extendables=$m --dry-run
+		expect_status 0
+		expect_out ':--- Start of test: .* extendables=7( |$)'
+	done
+	run rcutorture.extendables=0 --dry-run
+	expect_status 0
+	expect_no_out 'extendables='
+	bad_input "rcutorture.extendables: '0x20' is not valid; expected the kernel's mask, 0 to 0x1f \\(bh 0x1, irq 0x2, preempt 0x4, rbh 0x8, sched 0x10" rcutorture.extendables=0x20
+	bad_input "rcutorture.extendables: '-1' is not valid" rcutorture.extendables=-1
+	# The long option keeps our own bits.
+	run --extendables 1 --dry-run
+	expect_status 0
+	expect_out ' extendables=1( |$)'
+}
+
+# The parity section's list of defaults that differ from the kernel's:
+# every entry a kernel parameter with a one-line why, the two the kernel
+# differs on most visibly among them.
+t_parity_defaults_that_differ_listed() {
+	local list name n=0
+	list=$(awk '/^\.SS "Defaults that differ from the kernel.s"/ { on = 1; next }
+		/^\.S[HS] / { on = 0 }
+		on && /^\.B [a-z]+\.[a-z_0-9]+$/ { name = $2; getline; print name "\t" $0 }' man/rcutorture.1)
+	[[ -n $list ]] || die "no 'Defaults that differ from the kernel's' list in the parity section"
+	while IFS=$'\t' read -r name row; do
+		n=$((n + 1))
+		grep -qx "$name" ci/kernel-params.txt || die "defaults list names $name, not a kernel parameter"
+		[[ $row == *"instead of"* ]] || die "defaults list: $name: '$row' says not what the kernel's default is"
+	done <<<"$list"
+	for name in rcutorture.fwd_progress_need_resched rcutorture.extendables rcutorture.irqreader rcuscale.nwriters; do
+		grep -q "^$name	" <<<"$list" || die "defaults list lacks $name"
+	done
+	((n >= 15)) || die "defaults list has $n entries"
 }

@@ -187,7 +187,7 @@ const struct rcut_opt rcut_opts[] = {
 	  .max = 7,
 	  .tests = RCUT_T_TORTURE,
 	  .group = RCUT_GROUP_THREADS,
-	  .help = "Reader segments: readers build each section from a random list of 2 to 9 segments inside one outer read-side section: a nested section coming and going (where sections nest) and the kinds in MASK: 1 signal-masked stretches, 2 preemption points, 4 in-section delays; a failing reader's segment list is printed; 0 to 7, 0: classic readers (default: 0; the kernel's 0x1f)",
+	  .help = "Reader segments: readers build each section from a random list of 2 to 9 segments inside one outer read-side section: a nested section coming and going (where sections nest) and the kinds in MASK: 1 signal-masked stretches, 2 preemption points, 4 in-section delays; a failing reader's segment list is printed; 0 to 7, 0: classic readers; rcutorture.extendables=MASK takes the kernel's bits, 0 to 0x1f, any nonzero mask being 7 here (default: 0; the kernel's 0x1f)",
 	  AT(61, 0, 0),
 	  .if_set = RCUT_T_TORTURE,
 	  .json_at = 61 },
