@@ -39,7 +39,7 @@ t_nreaders_range_is_the_same_in_every_message() {
 	expect_status 2
 	expect_err "expected an integer from 1 to 4096, or the kernel's relative -4096 to -1 \(--test scale: 0 to 4096\)$"
 	"$BIN" --help >"$OUT"
-	tr -s ' \n' ' ' <"$OUT" | grep -q -- '--nreaders=N Reader threads, 1 to 4096, or the kernel.s relative -4096 to -1: .* --test scale: load readers, 0 to 4096, relative as rcuscale.s: .* --test ref: a negative N is refscale.s default ' ||
+	tr -s ' \n' ' ' <"$OUT" | grep -q -- '--nreaders=N Reader threads, 1 to 4096, or the kernel.s relative -4096 to -1: .* --test scale: load readers, 0 to 4096, relative as rcuscale.s: .* --test ref: a negative N is refscale.s default, ' ||
 		die "--help gives another range for --nreaders"
 }
 

@@ -141,7 +141,7 @@ const struct rcut_opt rcut_opts[] = {
 		  "an integer from 1 to 4096, or the kernel's relative -4096 to -1 (--test scale: 0 to 4096)",
 	  .def = RCUT_COUNT_AUTO,
 	  .group = RCUT_GROUP_THREADS,
-	  .help = "Reader threads, 1 to 4096, or the kernel's relative -4096 to -1: the simulated CPUs - 2 - N, at least 1 (-1: one fewer than the CPUs, -2: as many); --test scale: load readers, 0 to 4096, relative as rcuscale's: the PUs allowed + 1 + N (-1: one per PU); --test ref: a negative N is refscale's default (default: one per simulated CPU, with --hunt two per CPU and at least 4; --test ref: three quarters of the PUs, at least 1)",
+	  .help = "Reader threads, 1 to 4096, or the kernel's relative -4096 to -1: the simulated CPUs - 2 - N, at least 1 (-1: one fewer than the CPUs, -2: as many); --test scale: load readers, 0 to 4096, relative as rcuscale's: the PUs allowed + 1 + N (-1: one per PU); --test ref: a negative N is refscale's default, 3/4 of the PUs (default: one per simulated CPU, with --hunt two per CPU and at least 4; --test ref: three quarters of the PUs, at least 1)",
 	  AT(1, 7, 2),
 	  .json_at = 1,
 	  .from = RCUT_FROM_NREADERS },
