@@ -6,13 +6,13 @@
  * (10 us each) without ever sleeping, while a self-propagating callback
  * re-posts itself at each invocation.  Grace periods must still complete:
  * a full-length loop that saw neither an update nor two grace periods is
- * a FAILURE.  We also ask it of the loop's second half (from the middle
- * on: an update or two grace periods), which the kernel does not: grace
- * periods that were already under way when the loop began may end in its
- * first moments (and the writer's updates with them, and async updates
- * until the element pool runs dry), so a flavor whose grace periods stop
- * for the whole loop could pass the whole-loop check alone.  Whatever the
- * kernel's check flags, this one flags too.
+ * a FAILURE.  We also ask it of the loop's last three quarters (from a
+ * mark a quarter in: an update or two grace periods), which the kernel
+ * does not: grace periods that were already under way when the loop
+ * began may end in its first moments (and the writer's updates with them,
+ * and async updates until the element pool runs dry), so a flavor whose
+ * grace periods stop for the whole loop could pass the whole-loop check
+ * alone.  Whatever the kernel's check flags, this one flags too.
  * With --fwd-progress-need-resched 1 (the kernel's default)
  * the loop never yields on its own, only when the OS preempts it (the
  * userspace need_resched()); with 0 it yields after every section (the
@@ -58,11 +58,15 @@ static uint64_t nr_duration(struct torture_thread *t)
 	return sd4 + torture_random(&t->rand) % (sd - sd4 + 1);
 }
 
-/* Updates and grace periods counted from a point of the loop on. */
+/*
+ * Updates and grace periods counted from a point of the loop on, and at
+ * its end, taken while the thread is still online: once it goes offline,
+ * grace periods a QSBR loop held up end at once and would count.
+ */
 struct nr_mark {
-	uint64_t at; /* when to take it (the loop's middle) */
-	unsigned long long ver;
-	unsigned long gps;
+	uint64_t at; /* when to take it (a quarter into the loop) */
+	unsigned long long ver, end_ver;
+	unsigned long gps, end_gps;
 	bool taken;
 };
 
@@ -100,6 +104,8 @@ static void nr_loop(struct torture_thread *t, uint64_t end, struct nr_mark *m)
 		if (yield)
 			sched_yield();
 	}
+	m->end_ver = atomic_load(&run->counters.ver);
+	m->end_gps = nr_gps(run);
 	if (f->thread_offline)
 		f->thread_offline();
 }
@@ -136,19 +142,19 @@ static void selfprop_stop(struct torture_thread *t, struct selfprop *sp)
 
 /*
  * The verdict of a full-length loop: the kernel's summary line, and a
- * FAILURE if neither the whole loop nor its second half saw an update or
- * two grace periods (the second half's check implies the kernel's).
+ * FAILURE if neither the whole loop nor its last three quarters saw an
+ * update or two grace periods (the latter check implies the kernel's).
  */
 static void nr_verdict(struct torture_thread *t, uint64_t dur,
 		       unsigned long long cver, unsigned long gps,
 		       const struct nr_mark *m)
 {
 	struct torture_run *run = t->run;
-	unsigned long long hver = atomic_load(&run->counters.ver) - m->ver;
-	unsigned long hgps = nr_gps(run) - m->gps;
+	unsigned long long hver = m->end_ver - m->ver;
+	unsigned long hgps = m->end_gps - m->gps;
 
-	cver = atomic_load(&run->counters.ver) - cver;
-	gps = nr_gps(run) - gps;
+	cver = m->end_ver - cver;
+	gps = m->end_gps - gps;
 	printf("%s-torture: rcu_torture_fwd_prog_nr: %d Duration %llu cver %llu gps %lu\n",
 	       run->flavor->name, t->id, (unsigned long long)(dur / 1000000),
 	       cver, gps);
@@ -161,7 +167,8 @@ static void nr_verdict(struct torture_thread *t, uint64_t dur,
 		torture_failure(
 			run, "forward progress",
 			"need_resched test %d: no update and %lu grace periods in the last %llu ms of %llu ms of read-side sections (%llu updates and %lu grace periods in all)",
-			t->id, hgps, (unsigned long long)(dur / 2000000),
+			t->id, hgps,
+			(unsigned long long)((dur - dur / 4) / 1000000),
 			(unsigned long long)(dur / 1000000), cver, gps);
 }
 
@@ -186,7 +193,7 @@ void torture_fwd_nr(struct torture_thread *t, int *tested, int *tries)
 	gps = nr_gps(run);
 	dur = nr_duration(t);
 	start = torture_now_ns();
-	m.at = start + dur / 2;
+	m.at = start + dur / 4;
 	nr_loop(t, start + dur, &m);
 	(*tries)++;
 	if (torture_now_ns() - start >= dur && !torture_must_stop(run)) {
