@@ -6,13 +6,12 @@
  * (10 us each) without ever sleeping, while a self-propagating callback
  * re-posts itself at each invocation.  Grace periods must still complete:
  * a full-length loop that saw neither an update nor two grace periods is
- * a FAILURE.  We also ask it of the loop's last three quarters (from a
- * mark a quarter in: an update or two grace periods), which the kernel
- * does not: grace periods that were already under way when the loop
- * began may end in its first moments (and the writer's updates with them,
- * and async updates until the element pool runs dry), so a flavor whose
- * grace periods stop for the whole loop could pass the whole-loop check
- * alone.  Whatever the kernel's check flags, this one flags too.
+ * a FAILURE.  We also ask, which the kernel does not, for two grace
+ * periods after the first one that ends in the loop: grace periods under
+ * way when the loop began may end in its first moments (and the writer's
+ * update with them, and async updates until the element pool runs dry,
+ * updates that need no grace period), so a flavor whose grace periods
+ * stop for the whole loop could pass the whole-loop check alone.
  * With --fwd-progress-need-resched 1 (the kernel's default)
  * the loop never yields on its own, only when the OS preempts it (the
  * userspace need_resched()); with 0 it yields after every section (the
@@ -59,26 +58,33 @@ static uint64_t nr_duration(struct torture_thread *t)
 }
 
 /*
- * Updates and grace periods counted from a point of the loop on, and at
- * its end, taken while the thread is still online: once it goes offline,
- * grace periods a QSBR loop held up end at once and would count.
+ * Updates and grace periods counted from the end of the loop's first
+ * grace period (the mark), and at the loop's end, taken while the thread
+ * is still online: once it goes offline, grace periods a QSBR loop held
+ * up end at once and would count.
  */
 struct nr_mark {
-	uint64_t at; /* when to take it (a quarter into the loop) */
-	unsigned long long ver, end_ver;
+	unsigned long start_gps; /* at the loop's start */
 	unsigned long gps, end_gps;
+	unsigned long long end_ver;
+	uint64_t at_ns, end_ns; /* when the mark was taken; the loop ended */
 	bool taken;
 };
 
 static unsigned long nr_gps(struct torture_run *run);
 
-/* Take the mark once its time has come. */
+/* Take the mark once a grace period has ended since the loop began. */
 static void nr_mark_take(struct torture_run *run, struct nr_mark *m)
 {
-	if (m->taken || torture_now_ns() < m->at)
+	unsigned long g;
+
+	if (m->taken)
 		return;
-	m->ver = atomic_load(&run->counters.ver);
-	m->gps = nr_gps(run);
+	g = nr_gps(run);
+	if (g == m->start_gps)
+		return;
+	m->gps = g;
+	m->at_ns = torture_now_ns();
 	m->taken = true;
 }
 
@@ -104,8 +110,10 @@ static void nr_loop(struct torture_thread *t, uint64_t end, struct nr_mark *m)
 		if (yield)
 			sched_yield();
 	}
+	nr_mark_take(run, m);
 	m->end_ver = atomic_load(&run->counters.ver);
 	m->end_gps = nr_gps(run);
+	m->end_ns = torture_now_ns();
 	if (f->thread_offline)
 		f->thread_offline();
 }
@@ -142,16 +150,16 @@ static void selfprop_stop(struct torture_thread *t, struct selfprop *sp)
 
 /*
  * The verdict of a full-length loop: the kernel's summary line, and a
- * FAILURE if neither the whole loop nor its last three quarters saw an
- * update or two grace periods (the latter check implies the kernel's).
+ * FAILURE if the whole loop saw neither an update nor two grace periods
+ * (the kernel's check), or if fewer than two grace periods ended after
+ * the loop's first (ours; it implies the kernel's gps < 2).
  */
 static void nr_verdict(struct torture_thread *t, uint64_t dur,
 		       unsigned long long cver, unsigned long gps,
 		       const struct nr_mark *m)
 {
 	struct torture_run *run = t->run;
-	unsigned long long hver = m->end_ver - m->ver;
-	unsigned long hgps = m->end_gps - m->gps;
+	unsigned long after = m->taken ? m->end_gps - m->gps : 0;
 
 	cver = m->end_ver - cver;
 	gps = m->end_gps - gps;
@@ -163,12 +171,15 @@ static void nr_verdict(struct torture_thread *t, uint64_t dur,
 			run, "forward progress",
 			"need_resched test %d: no update and %lu grace periods in %llu ms of read-side sections",
 			t->id, gps, (unsigned long long)(dur / 1000000));
-	else if (m->taken && !hver && hgps < 2)
+	else if (after < 2)
 		torture_failure(
 			run, "forward progress",
-			"need_resched test %d: no update and %lu grace periods in the last %llu ms of %llu ms of read-side sections (%llu updates and %lu grace periods in all)",
-			t->id, hgps,
-			(unsigned long long)((dur - dur / 4) / 1000000),
+			"need_resched test %d: %lu grace periods in the last %llu ms of %llu ms of read-side sections, after the first one ended (%llu updates and %lu grace periods in all)",
+			t->id, after,
+			(unsigned long long)((m->end_ns - (m->taken ?
+								   m->at_ns :
+								   m->end_ns)) /
+					     1000000),
 			(unsigned long long)(dur / 1000000), cver, gps);
 }
 
@@ -193,7 +204,7 @@ void torture_fwd_nr(struct torture_thread *t, int *tested, int *tries)
 	gps = nr_gps(run);
 	dur = nr_duration(t);
 	start = torture_now_ns();
-	m.at = start + dur / 4;
+	m.start_gps = gps;
 	nr_loop(t, start + dur, &m);
 	(*tries)++;
 	if (torture_now_ns() - start >= dur && !torture_must_stop(run)) {
