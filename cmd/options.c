@@ -343,6 +343,36 @@ static bool kernel_value(struct parse_ctx *ctx, const struct rcut_opt *o,
 	return true;
 }
 
+/* The kernel's extendables bits (RCUTORTURE_RDR_*) and their mask. */
+#define KERNEL_RDR_ALL 0x1f /* bh 1, irq 2, preempt 4, rbh 8, sched 0x10 */
+
+/*
+ * rcutorture.extendables=MASK in the kernel's bits, 0 to 0x1f (decimal
+ * or 0x hex): each bit holds off what interrupts or preempts a reader
+ * (bh: softirqs, where the kernel's timer readers run; irq; preempt; and
+ * the rbh and sched reader kinds, which disable bh and preemption), and
+ * our analogue of all five is the signal-masked stretch, which holds off
+ * the irqreader and preemption signals.  The kernel also delays and
+ * (where preemptible) reschedules inside every segment, whatever the
+ * mask: our in-section delays and preemption points.  So any nonzero
+ * kernel mask is our 7 (RCUT_EXTEND_ALL).
+ */
+static int apply_kernel_extendables(struct parse_ctx *ctx,
+				    const struct rcut_opt *o, const char *v)
+{
+	char *end;
+	long m;
+
+	errno = 0;
+	m = strtol(v, &end, 0);
+	if (!v[0] || *end || errno || m < 0 || m > KERNEL_RDR_ALL)
+		return fail(
+			ctx,
+			"rcutorture.extendables: '%s' is not valid; expected the kernel's mask, 0 to 0x1f (bh 0x1, irq 0x2, preempt 0x4, rbh 0x8, sched 0x10; bits above are the kernel's internal reader kinds)",
+			v);
+	return apply_option(ctx, o, m ? "7" : "0");
+}
+
 /*
  * "rcutorture.PARAM=VALUE" (or torture., rcuscale., refscale.): the
  * option the table maps PARAM to, with a bare number in the kernel's
@@ -366,6 +396,8 @@ static int apply_kernel_param(struct parse_ctx *ctx, const char *text,
 			text, (int)(eq - text), text);
 	if (o->custom == RCUT_CUSTOM_FLAVOR && !strcmp(eq + 1, "rcu"))
 		return apply_option(ctx, o, o->def_str);
+	if (!strcmp(o->name, "extendables"))
+		return apply_kernel_extendables(ctx, o, eq + 1);
 	if (kernel_value(ctx, o, eq + 1, value, sizeof(value)))
 		return apply_option(ctx, o, value);
 	if (o->arg)
@@ -488,18 +520,20 @@ static int check_scale(struct parse_ctx *ctx)
 	return 0;
 }
 
-/* Negative (kernel-relative) counts are the torture test's. */
+/*
+ * Negative counts are the kernel's relative ones, each test's as its
+ * kernel module reads them (resolved in core/counts.c and tests/ref.c);
+ * rcuscale's nwriters=0 would time nothing.
+ */
 static int check_counts(struct parse_ctx *ctx)
 {
 	const struct rcut_config *cfg = ctx->cfg;
 
-	if (given(ctx, "nreaders") && cfg->nreaders < 0 &&
-	    cfg->test != RCUT_TEST_TORTURE)
+	if (given(ctx, "nwriters") && cfg->scale.nwriters == 0)
 		return fail(
 			ctx,
-			"--nreaders: '%ld' is not valid for --test %s; expected an integer from %d to %d (relative counts are for --test torture)",
-			cfg->nreaders, rcut_test_names[cfg->test],
-			cfg->test == RCUT_TEST_SCALE ? 0 : 1, RCUT_MAX_THREADS);
+			"--nwriters: '0' is not valid; expected an integer from 1 to %d, or the kernel's relative -%d to -1 (the PUs allowed + 1 + N, at least 1)",
+			RCUT_MAX_THREADS, RCUT_MAX_THREADS);
 	return 0;
 }
 

@@ -36,6 +36,7 @@ const struct rcut_flavor_entry rcut_builtin_flavors[] = {
 	{ &rcut_flavor_busted_hang, NULL },
 	{ &rcut_flavor_busted_crash, NULL },
 	{ &rcut_flavor_busted_irq, NULL },
+	{ &rcut_flavor_busted_nr, NULL },
 	{ NULL, NULL },
 };
 

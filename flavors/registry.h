@@ -83,5 +83,6 @@ extern const struct rcut_flavor rcut_flavor_busted_hotplug;
 extern const struct rcut_flavor rcut_flavor_busted_hang;
 extern const struct rcut_flavor rcut_flavor_busted_crash;
 extern const struct rcut_flavor rcut_flavor_busted_irq;
+extern const struct rcut_flavor rcut_flavor_busted_nr;
 
 #endif /* FLAVORS_REGISTRY_H */

@@ -21,7 +21,7 @@ t_hunt_bad_values() {
 	bad_input "--race-delay-max: must be at most --stall-timeout / 4" \
 		--race-delay 10 --race-delay-max 3s
 	bad_input "--nreaders: '-4097' is not valid" --nreaders -4097
-	bad_input "--nreaders: '-1' is not valid for --test scale" --test scale --nreaders -1
+	bad_input "--nwriters: '0' is not valid" --test scale --nwriters 0
 	bad_input "--swarm: only for --test torture" --test ref --swarm
 	bad_input "--hunt: only for --test torture" --test scale --hunt
 	bad_input "--swarm-interval: needs --swarm or --hunt" --swarm-interval 1s

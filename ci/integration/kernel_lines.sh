@@ -85,3 +85,36 @@ t_fwd_progress_both_tests_and_messages() {
 	expect_out '^memb-torture: rcu_torture_fwd_prog_cr: Starting forward-progress test 0$'
 	expect_no_out 'fwd_prog_nr|tested_tries'
 }
+
+# The negative control of the need_resched test: busted-nr (urcu-qsbr
+# whose quiescent states count only after the thread slept) holds up every
+# grace period while the loop runs and yields without sleeping, with the
+# loop yielding only when preempted (1) or on every pass (0).
+t_fwd_progress_need_resched_negative_control_fails() {
+	local np
+	for np in 1 0; do
+		run --scenario BUSTED-NR --fwd-progress-need-resched $np --duration 15 --stat-interval 0
+		expect_status 1
+		expect_out '^busted-nr-torture: rcu_torture_fwd_prog_nr: Starting forward-progress test 0$'
+		expect_out '^busted-nr-torture: rcu_torture_fwd_prog_nr: 0 Duration (5[0-9][0-9]|[6-9][0-9][0-9]|[1-3][0-9]{3}|4000) cver [0-9]+ gps [0-9]+$'
+		expect_out '^busted-nr-torture: !!! first failure at [0-9.]+ s: forward progress: need_resched test 0: (no update and [01] grace periods in [0-9]+ ms|[01] grace periods in the last [0-9]+ ms of [0-9]+ ms) of read-side sections'
+		expect_out '^busted-nr-torture:--- End of test: FAILURE: '
+		expect_no_out 'STALL|rtmbe: [1-9]|early: [1-9]'
+	done
+	# Without the need_resched test the same flavor passes: its grace
+	# periods are slow, not stopped.
+	run --scenario BUSTED-NR --fwd-progress-need-resched -1 --duration 3 --stat-interval 0
+	expect_status 0
+	expect_out '^busted-nr-torture: rcu_torture_fwd_prog_cr: Starting forward-progress test 0$'
+	expect_no_out 'fwd_prog_nr'
+}
+
+# The same test, the same options, on a correct QSBR flavor: SUCCESS.
+t_fwd_progress_need_resched_correct_flavor_passes() {
+	run --scenario BUSTED-NR --flavor qsbr --duration 8 --stat-interval 0
+	expect_status 0
+	expect_out '^qsbr-torture: rcu_torture_fwd_prog_nr: 0 Duration [0-9]+ cver [0-9]+ gps [0-9]+$'
+	expect_out '^qsbr-torture: rcu_torture_fwd_prog: tested [1-9][0-9]* tested_tries [1-9][0-9]*$'
+	expect_out '^qsbr-torture:--- End of test: SUCCESS: '
+	expect_no_out '!!!'
+}

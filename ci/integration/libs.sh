@@ -149,3 +149,38 @@ t_libs_install_puts_the_libcds_plugins_in_prefix_lib() {
 		die "make uninstall failed"
 	[[ ! -e $dest/usr/lib/rcutorture ]] || die "make uninstall left usr/lib/rcutorture"
 }
+
+# dpdk-qsbr.check=scan, the second way to drive librte_rcu: the worker and
+# the polled synchronize read DPDK's per-thread counters themselves and
+# never touch its acked_token cache (which stays at its initial 0).
+t_libs_dpdk_check_scan_variant() {
+	run --flavor dpdk-qsbr dpdk-qsbr.check=scan --fwd-progress 1 --fwd-progress-holdoff 500ms \
+		--n-barrier-cbs 2 --duration 3 --stat-interval 0
+	lib_clean_success dpdk-qsbr
+	run --test scale --flavor dpdk-qsbr dpdk-qsbr.check=scan --gp-async --duration 1
+	expect_status 0
+	expect_out '^dpdk-qsbr: token [1-9][0-9]* acked 0 threads [0-9]+/128 checks [1-9][0-9]* done [1-9][0-9]* '
+	run --test scale --flavor dpdk-qsbr --gp-async --duration 1
+	expect_status 0
+	expect_out '^dpdk-qsbr: token [1-9][0-9]* acked [1-9][0-9]* '
+	bad_input "dpdk-qsbr.check: bad value 'both'; expected one of api, scan" \
+		--flavor dpdk-qsbr dpdk-qsbr.check=both
+}
+
+# The finding's reproducer (docs/findings/dpdk-qsbr-acked-token.c): with
+# the installed librte_rcu, rte_rcu_qsbr_check() caches an acked_token
+# above a thread that came online behind its scan, and returns 1 for a
+# token that thread has not passed.  If this fails, the library changed:
+# re-read the finding.
+t_libs_dpdk_acked_token_reproducer() {
+	local cc=${CC:-cc} arch
+	arch=$($cc -dumpmachine)
+	$cc -I/usr/include/dpdk -I/usr/include/"$arch"/dpdk -include rte_config.h \
+		docs/findings/dpdk-qsbr-acked-token.c -lrte_rcu -lrte_eal -pthread \
+		-o "$TEST_TMP/acked" 2>"$ERR" || die "reproducer does not build: $(head -n 3 "$ERR")"
+	BIN=$TEST_TMP/acked run
+	expect_status 1
+	expect_out '^check\(t1=2\) by the checker: 1; acked_token now 3$'
+	expect_out '^A online, counter 2 < t2=3, has not reported since t2; check\(t2\) = 1: EARLY'
+	expect_out '^early grace period at attempt [1-5] of 5$'
+}

@@ -128,7 +128,7 @@ t_extendables_negative_control_prints_segments() {
 # The man page's KERNEL PARAMETER PARITY section, one "NAME<TAB>row" a line.
 parity_rows() {
 	awk '/^\.SH "KERNEL PARAMETER PARITY"/ { on = 1; next }
-	     /^\.SH / { on = 0 }
+	     /^\.S[HS] / { on = 0 }
 	     on && /^\.B [a-z]+\.[a-z_0-9]+$/ { name = $2; getline; print name "\t" $0 }' man/rcutorture.1
 }
 
@@ -161,4 +161,103 @@ t_parity_table_options_exist() {
 	for opt in $opts; do
 		grep -qE -- "(^|[ ,])$opt([=, ]|$)" "$OUT" || die "parity table names $opt, which --help lacks"
 	done
+}
+
+# A valid kernel value (the kernel's default where it has one, in its
+# unit) for every parameter the table marks supported, and what else the
+# value needs (gp_async_max: gp_async).  A supported row without one here
+# fails the test below: add it.
+supported_sample() {
+	case $1 in
+	rcutorture.torture_type | rcuscale.scale_type | refscale.scale_type) echo srcu ;;
+	rcutorture.fwd_progress_holdoff) echo 60 ;;
+	rcutorture.fwd_progress_div) echo 4 ;;
+	rcutorture.gp_cond_wi | rcutorture.gp_poll_wi) echo 16000 ;;
+	rcutorture.gpwrap_lag | rcutorture.stall_cpu_block) echo 1 ;;
+	rcutorture.n_barrier_cbs | rcutorture.nfakewriters) echo 4 ;;
+	rcutorture.n_up_down) echo 32 ;;
+	rcutorture.nreaders | rcuscale.nreaders | rcuscale.nwriters | refscale.nreaders) echo -1 ;;
+	rcutorture.onoff_holdoff) echo 30 ;;
+	rcutorture.onoff_interval) echo 200 ;;
+	rcutorture.preempt_duration) echo 10 ;;
+	rcutorture.preempt_interval) echo 1000 ;;
+	rcutorture.read_exit_burst) echo 16 ;;
+	rcutorture.read_exit_delay) echo 13 ;;
+	rcutorture.shuffle_interval) echo 3 ;;
+	rcutorture.shutdown_secs | rcutorture.stat_interval) echo 60 ;;
+	rcutorture.stall_cpu) echo 22 ;;
+	rcutorture.stall_cpu_holdoff | rcuscale.holdoff) echo 10 ;;
+	rcutorture.stall_gp_kthread) echo 10 ;;
+	rcutorture.stutter) echo 5 ;;
+	rcuscale.gp_async_max) echo "1000 rcuscale.gp_async=1" ;;
+	rcuscale.minruntime) echo 5 ;;
+	rcuscale.writer_holdoff | refscale.readdelay) echo 0 ;;
+	refscale.loops) echo 10000 ;;
+	refscale.nruns) echo 30 ;;
+	rcutorture.fwd_progress | rcutorture.fwd_progress_need_resched | rcutorture.gp_* | \
+		rcutorture.irqreader | rcutorture.object_debug | *.verbose | rcuscale.gp_async | \
+		rcuscale.gp_exp) echo 1 ;;
+	esac
+}
+
+t_parity_supported_rows_kernel_spelling_accepted() {
+	local name row val extra test n=0
+	while IFS=$'\t' read -r name row; do
+		[[ $row == supported:* ]] || continue
+		n=$((n + 1))
+		read -r val extra <<<"$(supported_sample "$name")"
+		[[ -n $val ]] || die "supported row $name has no sample value in supported_sample"
+		case $name in
+		rcuscale.*) test=scale ;;
+		refscale.*) test=ref ;;
+		*) test=torture ;;
+		esac
+		# srcu has every primitive the rows name (full cookies, up/down).
+		# shellcheck disable=SC2086
+		run --test $test --flavor srcu "$name=$val" $extra --dry-run
+		[[ $STATUS == 0 ]] || die "$name=$val (--test $test): exit $STATUS: $(head -n 1 "$ERR")"
+		expect_out ":--- Start of test: "
+		[[ ! -s $ERR ]] || die "$name=$val: stderr: $(head -n 1 "$ERR")"
+	done < <(parity_rows)
+	((n >= 50)) || die "only $n supported rows"
+}
+
+# The kernel's extendables mask: each of its bits 0x1 to 0x10 has our
+# signal-masked stretch as analogue, so any nonzero mask is our 7.
+t_kernel_extendables_mask_accepted() {
+	local m
+	for m in 0x1f 31 0x1 0x10 2; do
+		run rcutorture.extendables=$m --dry-run
+		expect_status 0
+		expect_out ':--- Start of test: .* extendables=7( |$)'
+	done
+	run rcutorture.extendables=0 --dry-run
+	expect_status 0
+	expect_no_out 'extendables='
+	bad_input "rcutorture.extendables: '0x20' is not valid; expected the kernel's mask, 0 to 0x1f \\(bh 0x1, irq 0x2, preempt 0x4, rbh 0x8, sched 0x10" rcutorture.extendables=0x20
+	bad_input "rcutorture.extendables: '-1' is not valid" rcutorture.extendables=-1
+	# The long option keeps our own bits.
+	run --extendables 1 --dry-run
+	expect_status 0
+	expect_out ' extendables=1( |$)'
+}
+
+# The parity section's list of defaults that differ from the kernel's:
+# every entry a kernel parameter with a one-line why, the two the kernel
+# differs on most visibly among them.
+t_parity_defaults_that_differ_listed() {
+	local list name n=0
+	list=$(awk '/^\.SS "Defaults that differ from the kernel.s"/ { on = 1; next }
+		/^\.S[HS] / { on = 0 }
+		on && /^\.B [a-z]+\.[a-z_0-9]+$/ { name = $2; getline; print name "\t" $0 }' man/rcutorture.1)
+	[[ -n $list ]] || die "no 'Defaults that differ from the kernel's' list in the parity section"
+	while IFS=$'\t' read -r name row; do
+		n=$((n + 1))
+		grep -qx "$name" ci/kernel-params.txt || die "defaults list names $name, not a kernel parameter"
+		[[ $row == *"instead of"* ]] || die "defaults list: $name: '$row' says not what the kernel's default is"
+	done <<<"$list"
+	for name in rcutorture.fwd_progress_need_resched rcutorture.extendables rcutorture.irqreader rcuscale.nwriters; do
+		grep -q "^$name	" <<<"$list" || die "defaults list lacks $name"
+	done
+	((n >= 15)) || die "defaults list has $n entries"
 }

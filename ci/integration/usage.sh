@@ -1,9 +1,26 @@
 # Integration tests: bad input exits 2 with one line, before any thread.
 
 t_bad_negative_count() {
-	bad_input "--nreaders: '-4097' is not valid; expected an integer from 1 to 4096, or \(--test torture\) from -4096 to -1 \(--test scale: 0 to 4096\)$" --nreaders -4097
+	bad_input "--nreaders: '-4097' is not valid; expected an integer from 1 to 4096, or the kernel's relative -4096 to -1 \(--test scale: 0 to 4096\)$" --nreaders -4097
 	bad_input "--nfakewriters" --nfakewriters -4097
-	bad_input "--nreaders: '-1' is not valid for --test ref; expected an integer from 1 to 4096 \(relative counts are for --test torture\)$" --test ref --nreaders -1
+	bad_input "--nwriters: '0' is not valid; expected an integer from 1 to 4096, or the kernel's relative -4096 to -1 \(the PUs allowed \+ 1 \+ N, at least 1\)$" --test scale --nwriters 0
+}
+
+# Negative counts for --test scale and ref, as rcuscale and refscale read
+# them: the PUs + 1 + N (-1: one per PU); refscale's any negative: three
+# quarters of the PUs.
+t_scale_and_ref_relative_counts() {
+	local pus
+	pus=$(nproc)
+	run --test scale rcuscale.nwriters=-1 rcuscale.nreaders=-1 --dry-run
+	expect_status 0
+	expect_out " nreaders=$pus nwriters=$pus "
+	run --test scale --nwriters -$((pus + 5)) --nreaders -2 --dry-run
+	expect_status 0
+	expect_out " nreaders=$((pus > 1 ? pus - 1 : 1)) nwriters=1 "
+	run --test ref refscale.nreaders=-1 --dry-run
+	expect_status 0
+	expect_out " nreaders=$((pus * 3 / 4 > 0 ? pus * 3 / 4 : 1)) "
 }
 
 # Every message about --nreaders, and --help, gives one range per test:
@@ -12,7 +29,7 @@ t_bad_negative_count() {
 t_nreaders_range_is_the_same_in_every_message() {
 	local args range
 	for args in "--nreaders 0" "--nreaders -4097" "--nreaders 5000" "rcutorture.nreaders=x" \
-		"--test ref --nreaders 0" "--test ref --nreaders 4097" "--test ref --nreaders -1"; do
+		"--test ref --nreaders 0" "--test ref --nreaders 4097"; do
 		run $args --dry-run
 		expect_status 2
 		range=$(grep -o 'from [0-9]* to [0-9]*' "$ERR" | head -n 1)
@@ -20,9 +37,9 @@ t_nreaders_range_is_the_same_in_every_message() {
 	done
 	run --test scale --nreaders 4097
 	expect_status 2
-	expect_err "expected an integer from 1 to 4096, or \(--test torture\) from -4096 to -1 \(--test scale: 0 to 4096\)$"
+	expect_err "expected an integer from 1 to 4096, or the kernel's relative -4096 to -1 \(--test scale: 0 to 4096\)$"
 	"$BIN" --help >"$OUT"
-	tr -s ' \n' ' ' <"$OUT" | grep -q -- '--nreaders=N Reader threads, 1 to 4096, or (--test torture) the kernel.s relative -4096 to -1: .* --test scale: load readers, 0 to 4096 ' ||
+	tr -s ' \n' ' ' <"$OUT" | grep -q -- '--nreaders=N Reader threads, 1 to 4096, or the kernel.s relative -4096 to -1: .* --test scale: load readers, 0 to 4096, relative as rcuscale.s: .* --test ref: a negative N is refscale.s default, ' ||
 		die "--help gives another range for --nreaders"
 }
 

@@ -49,6 +49,9 @@ static long dq_check_wait;
 static const char *const dq_sync_names[] = { "synchronize", "poll", NULL };
 enum { DQ_SYNC_SYNCHRONIZE, DQ_SYNC_POLL };
 static long dq_sync = DQ_SYNC_POLL;
+static const char *const dq_check_names[] = { "api", "scan", NULL };
+enum { DQ_CHECK_API, DQ_CHECK_SCAN };
+static long dq_check = DQ_CHECK_API;
 
 static const struct rcut_param dq_params[] = {
 	{ "max_threads",
@@ -63,6 +66,9 @@ static const struct rcut_param dq_params[] = {
 	{ "sync",
 	  "synchronize: rte_rcu_qsbr_synchronize (DPDK spins until done), or poll: rte_rcu_qsbr_start, then rte_rcu_qsbr_check without wait and a 50 us sleep until done",
 	  RCUT_PARAM_ENUM, 0, 0, dq_sync_names, &dq_sync },
+	{ "check",
+	  "api: the worker and sync=poll ask rte_rcu_qsbr_check; scan: they read DPDK's per-thread counters themselves, never its acked_token cache (see docs/findings/dpdk-qsbr-early-callback.md)",
+	  RCUT_PARAM_ENUM, 0, 0, dq_check_names, &dq_check },
 	{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
 };
 
@@ -174,6 +180,35 @@ static void dq_wait_end(bool was_online)
 		dq_thread_online();
 }
 
+/*
+ * check=scan: whether every thread DPDK counts as online has reported a
+ * quiescent state at or after token t, read from its counters alone (as
+ * rte_rcu_qsbr_check's scan does, without its acked_token shortcut and
+ * without storing one).  Unused and unregistered ids read 0, offline.
+ */
+static bool dq_scan(uint64_t t)
+{
+	for (uint32_t i = 0; i < dq_v->max_threads; i++) {
+		uint64_t c = __atomic_load_n(&dq_v->qsbr_cnt[i].cnt,
+					     __ATOMIC_ACQUIRE);
+
+		if (c != __RTE_QSBR_CNT_THR_OFFLINE && c < t)
+			return false;
+	}
+	return true;
+}
+
+/* Whether token t's grace period has ended, by the chosen check. */
+static bool dq_done(uint64_t t, bool wait)
+{
+	if (dq_check == DQ_CHECK_API)
+		return rte_rcu_qsbr_check(dq_v, t, wait);
+	while (!dq_scan(t))
+		if (!wait)
+			return false;
+	return true;
+}
+
 static void dq_synchronize(void)
 {
 	bool was = dq_wait_begin();
@@ -188,7 +223,7 @@ static void dq_synchronize(void)
 		struct timespec nap = { 0, 50000 };
 
 		rcut_race_point(RCUT_RACE_GP_WAIT);
-		while (!rte_rcu_qsbr_check(dq_v, t, false))
+		while (!dq_done(t, false))
 			nanosleep(&nap, NULL);
 	}
 	rcut_race_point(RCUT_RACE_GP_END);
@@ -208,8 +243,8 @@ static void dq_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 /* Whether the grace period of callback h's token has ended. */
 static bool dq_ready(struct rcut_head *h)
 {
-	int done = rte_rcu_qsbr_check(
-		dq_v, (uint64_t)(uintptr_t)h->flavor_priv[0], dq_check_wait);
+	int done =
+		dq_done((uint64_t)(uintptr_t)h->flavor_priv[0], dq_check_wait);
 
 	atomic_fetch_add_explicit(&dq_checks, 1, memory_order_relaxed);
 	if (done)

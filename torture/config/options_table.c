@@ -138,10 +138,10 @@ const struct rcut_opt rcut_opts[] = {
 	  .min = -RCUT_MAX_THREADS,
 	  .max = RCUT_MAX_THREADS,
 	  .range =
-		  "an integer from 1 to 4096, or (--test torture) from -4096 to -1 (--test scale: 0 to 4096)",
+		  "an integer from 1 to 4096, or the kernel's relative -4096 to -1 (--test scale: 0 to 4096)",
 	  .def = RCUT_COUNT_AUTO,
 	  .group = RCUT_GROUP_THREADS,
-	  .help = "Reader threads, 1 to 4096, or (--test torture) the kernel's relative -4096 to -1: the simulated CPUs - 2 - N, at least 1 (-1: one fewer than the CPUs, -2: as many); --test scale: load readers, 0 to 4096 (default: one per simulated CPU, with --hunt two per CPU and at least 4; --test ref: three quarters of the PUs, at least 1)",
+	  .help = "Reader threads, 1 to 4096, or the kernel's relative -4096 to -1: the simulated CPUs - 2 - N, at least 1 (-1: one fewer than the CPUs, -2: as many); --test scale: load readers, 0 to 4096, relative as rcuscale's: the PUs allowed + 1 + N (-1: one per PU); --test ref: a negative N is refscale's default, 3/4 of the PUs (default: one per simulated CPU, with --hunt two per CPU and at least 4; --test ref: three quarters of the PUs, at least 1)",
 	  AT(1, 7, 2),
 	  .json_at = 1,
 	  .from = RCUT_FROM_NREADERS },
@@ -187,7 +187,7 @@ const struct rcut_opt rcut_opts[] = {
 	  .max = 7,
 	  .tests = RCUT_T_TORTURE,
 	  .group = RCUT_GROUP_THREADS,
-	  .help = "Reader segments: readers build each section from a random list of 2 to 9 segments inside one outer read-side section: a nested section coming and going (where sections nest) and the kinds in MASK: 1 signal-masked stretches, 2 preemption points, 4 in-section delays; a failing reader's segment list is printed; 0 to 7, 0: classic readers (default: 0; the kernel's 0x1f)",
+	  .help = "Reader segments: readers build each section from a random list of 2 to 9 segments inside one outer read-side section: a nested section coming and going (where sections nest) and the kinds in MASK: 1 signal-masked stretches, 2 preemption points, 4 in-section delays; a failing reader's segment list is printed; 0 to 7, 0: classic readers; rcutorture.extendables=MASK takes the kernel's bits, 0 to 0x1f, any nonzero mask being 7 here (default: 0; the kernel's 0x1f)",
 	  AT(61, 0, 0),
 	  .if_set = RCUT_T_TORTURE,
 	  .json_at = 61 },
@@ -540,7 +540,13 @@ const struct rcut_opt rcut_opts[] = {
 	  .custom = RCUT_CUSTOM_QUIET,
 	  .group = RCUT_GROUP_OUTPUT,
 	  .help = "No periodic stats blocks: only the final block, failures and the verdict" },
-	{ .name = "json", .type = RCUT_OPT_STRING, .arg = "FILE", F(json_path), .empty = "empty file name; expected a FILE or - for standard output", .group = RCUT_GROUP_OUTPUT, .help = "Also write the whole report as one JSON document to FILE; - is standard output, and the text report then goes to standard error (default: none)" },
+	{ .name = "json",
+	  .type = RCUT_OPT_STRING,
+	  .arg = "FILE",
+	  F(json_path),
+	  .empty = "empty file name; expected a FILE or - for standard output",
+	  .group = RCUT_GROUP_OUTPUT,
+	  .help = "Also write the whole report as one JSON document to FILE; - is standard output, and the text report then goes to standard error (default: none)" },
 
 	/* Bug hunting */
 	{ .name = "preempt-duration",
@@ -651,12 +657,14 @@ const struct rcut_opt rcut_opts[] = {
 	  .type = RCUT_OPT_COUNT,
 	  .arg = "N",
 	  F(scale.nwriters),
-	  .min = 1,
+	  .min = -RCUT_MAX_THREADS,
 	  .max = RCUT_MAX_THREADS,
+	  .range =
+		  "an integer from 1 to 4096, or the kernel's relative -4096 to -1",
 	  .def = 1,
 	  .tests = RCUT_T_SCALE,
 	  .group = RCUT_GROUP_SCALE,
-	  .help = "Writer threads timing grace periods, 1 to 4096 (default: 1)",
+	  .help = "Writer threads timing grace periods, 1 to 4096, or rcuscale's relative -4096 to -1: the PUs allowed + 1 + N, at least 1 (-1: one per PU, the kernel's default) (default: 1)",
 	  AT(0, 8, 0),
 	  .from = RCUT_FROM_NWRITERS },
 	{ .name = "holdoff",
@@ -765,7 +773,12 @@ const struct rcut_opt rcut_opts[] = {
 	  .group = RCUT_GROUP_REF,
 	  .help = "Busy-wait this many nanoseconds inside each section, 0 to 10000000 (default: 0); nonzero goes through read_lock/read_unlock, not the inlined ref_loop.  --test scale: the load readers' sections",
 	  AT(0, 10, 4) },
-	{ .name = "ref-baselines", .type = RCUT_OPT_FLAG, F(ref.baselines), .tests = RCUT_T_REF, .group = RCUT_GROUP_REF, .help = "Also measure every baseline: none (no protection), refcnt (atomic refcount), rwlock (pthread rwlock read side), mutex (pthread mutex)" },
+	{ .name = "ref-baselines",
+	  .type = RCUT_OPT_FLAG,
+	  F(ref.baselines),
+	  .tests = RCUT_T_REF,
+	  .group = RCUT_GROUP_REF,
+	  .help = "Also measure every baseline: none (no protection), refcnt (atomic refcount), rwlock (pthread rwlock read side), mutex (pthread mutex)" },
 	{ .name = "threads",
 	  .type = RCUT_OPT_LIST,
 	  .arg = "LIST",
@@ -784,11 +797,7 @@ const struct rcut_opt rcut_opts[] = {
 	  .arg = "FILE.json",
 	  .group = RCUT_GROUP_MINIMIZE,
 	  .help = "Run again what a --json report describes: the arguments of its config.args (the repro line's), applied here; options after it override them (default: none)" },
-	{ .name = "minimize",
-	  .type = RCUT_OPT_ACTION,
-	  .min = RCUT_ACTION_MINIMIZE,
-	  .group = RCUT_GROUP_MINIMIZE,
-	  .help = "Shrink this failing command: rerun it with options removed and counts and intervals reduced, keep a change only while the failure (the same exit status) shows in --minimize-fails of --minimize-runs runs, print the smallest command found, how often and how fast it fails" },
+	{ .name = "minimize", .type = RCUT_OPT_ACTION, .min = RCUT_ACTION_MINIMIZE, .group = RCUT_GROUP_MINIMIZE, .help = "Shrink this failing command: rerun it with options removed and counts and intervals reduced, keep a change only while the failure (the same exit status) shows in --minimize-fails of --minimize-runs runs, print the smallest command found, how often and how fast it fails" },
 	{ .name = "minimize-budget",
 	  .type = RCUT_OPT_DURATION,
 	  .arg = "DURATION",
@@ -918,6 +927,10 @@ const struct rcut_opt *rcut_opt_find_kernel(const char *name, size_t len,
 		    strncmp(rcut_opts[i].kernel, name, len) == 0 &&
 		    rcut_opts[i].kernel[len] == '\0')
 			o = &rcut_opts[i];
+	/* rcuscale's and refscale's name for rcutorture's torture_type. */
+	if (!o && len == strlen("scale_type") &&
+	    !strncmp(name, "scale_type", len))
+		o = rcut_opt_find("flavor");
 	if (!o)
 		o = rcut_opt_find(dashed);
 	/* A key a Start line prints (minruntime) reads back as itself. */

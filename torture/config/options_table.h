@@ -143,7 +143,8 @@ bool rcut_opt_given(const struct rcut_config *cfg, const char *name);
 
 /*
  * The row rcutorture.NAME=VALUE sets (NAME is len bytes): a row's kernel
- * spelling, its name or alias with underscores for dashes, or the key a
+ * spelling (and scale_type, rcuscale's and refscale's torture_type), its
+ * name or alias with underscores for dashes, or the key a
  * Start/End line prints it under (minruntime); never an action.  NULL if none; *dashed gets NAME with dashes (for messages).
  */
 const struct rcut_opt *rcut_opt_find_kernel(const char *name, size_t len,

@@ -14,3 +14,16 @@ long torture_resolve_count(long value, long auto_count, int ncpus)
 	n = (long)ncpus - 2 - value;
 	return n > 0 ? n : 1;
 }
+
+long torture_resolve_scale_count(long value, long auto_count, int ncpus)
+{
+	long n;
+
+	if (value == RCUT_COUNT_AUTO)
+		return auto_count;
+	if (value >= 0)
+		return value;
+	/* rcuscale's compute_real(): num_online_cpus() + 1 + n, min 1. */
+	n = (long)ncpus + 1 + value;
+	return n > 0 ? n : 1;
+}

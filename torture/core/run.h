@@ -94,10 +94,10 @@ struct torture_run {
 	struct torture_barrier barrier;
 	struct torture_lostcb lostcb;
 	struct torture_onoff onoff;
-	struct torture_updown *updown;	     /* --n-up-down (threads/updown.c) */
-	struct torture_segs err_segs;	     /* --extendables */
-	unsigned long gp_seq_start;	     /* the flavor's, at the start */
-	atomic_bool stutter_paused;	     /* the stutter pauses the test */
+	struct torture_updown *updown; /* --n-up-down (threads/updown.c) */
+	struct torture_segs err_segs;  /* --extendables */
+	unsigned long gp_seq_start;    /* the flavor's, at the start */
+	atomic_bool stutter_paused;    /* the stutter pauses the test */
 	_Atomic unsigned int stutter_pauses; /* pause starts and ends so far */
 	_Atomic unsigned int witness_scan;   /* callbacks.c: rotating start */
 	void *test_state; /* the test's own (struct scale_state, ...) */
@@ -113,6 +113,13 @@ struct torture_run {
  * ncpus - 2 - value (at least 1), anything else itself.
  */
 long torture_resolve_count(long value, long auto_count, int ncpus);
+
+/*
+ * A thread count as rcuscale's compute_real() resolves nreaders and
+ * nwriters: RCUT_COUNT_AUTO gives auto_count, a negative value
+ * ncpus + 1 + value (-1: one per CPU; at least 1), anything else itself.
+ */
+long torture_resolve_scale_count(long value, long auto_count, int ncpus);
 
 /*
  * A run that has not started: every subsystem in its idle state, nothing

@@ -192,9 +192,12 @@ static void resolve_counts(struct torture_run *run)
 	const struct rcut_config *cfg = run->cfg;
 	struct scale_state *s = scale_state(run);
 
-	s->nwriters = (int)cfg->scale.nwriters;
+	int cpus = torture_cpus_available();
+
+	s->nwriters =
+		(int)torture_resolve_scale_count(cfg->scale.nwriters, 1, cpus);
 	s->nreaders = run->nreaders =
-		cfg->nreaders < 0 ? torture_cpus_available() : cfg->nreaders;
+		torture_resolve_scale_count(cfg->nreaders, cpus, cpus);
 	s->gp_kind = cfg->gp_mask == 1u << RCUT_GP_EXP	  ? RCUT_GP_EXP :
 		     cfg->gp_mask == 1u << RCUT_GP_NORMAL ? RCUT_GP_NORMAL :
 							    RCUT_GP_SYNC;
