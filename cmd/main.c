@@ -85,8 +85,10 @@ static int run(struct rcut_config *cfg)
 		return RCUT_EXIT_USAGE;
 	}
 	/* --hunt's store-buffer delay is only for an instrumented plugin. */
-	if (!rcut_plugin_storebuf())
+	if (!rcut_plugin_storebuf()) {
 		cfg->store_buffer_delay_ns = 0;
+		cfg->store_buffer_model = RCUT_STOREBUF_TSO;
+	}
 	if (cfg->json_path &&
 	    (cfg->dry_run ? rcut_json_check(cfg->json_path, err, sizeof(err)) :
 			    rcut_json_open(cfg->json_path, err, sizeof(err)))) {

@@ -941,6 +941,22 @@ static int resolve(const struct rcut_config *cfg,
 			f->name);
 		return 2;
 	}
+	if (rcut_opt_given(cfg, "store-buffer-model") &&
+	    !cfg->store_buffer_delay_ns) {
+		snprintf(
+			err, errlen,
+			"--store-buffer-model: needs the store-buffer emulation on: give --store-buffer-delay or --hunt");
+		return 2;
+	}
+	if (cfg->store_buffer_model == RCUT_STOREBUF_ARM &&
+	    cfg->store_buffer_delay_ns && rcut_plugin_storebuf() &&
+	    !rcut_plugin_storebuf()->model) {
+		snprintf(
+			err, errlen,
+			"--store-buffer-model: flavor %s's emulation library has only the tso model; rebuild it with this version's librcutorture-storebuf",
+			f->name);
+		return 2;
+	}
 	for (int i = 0; i < cfg->nparams; i++)
 		if (rcut_flavor_set_param(f, cfg->params[i], err, errlen))
 			return 2;

@@ -43,6 +43,7 @@ static void find_storebuf(void *handle)
 {
 	*(void **)&storebuf.configure = dlsym(handle, RCUT_STOREBUF_CONFIGURE);
 	*(void **)&storebuf.stats = dlsym(handle, RCUT_STOREBUF_STATS);
+	*(void **)&storebuf.model = dlsym(handle, RCUT_STOREBUF_MODEL);
 }
 
 /* Look for 'file' in the plugin directories; true with its path in buf. */

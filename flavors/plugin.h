@@ -35,6 +35,7 @@ const char *rcut_plugin_path(void);
 struct rcut_storebuf_ops {
 	rcut_storebuf_configure_fn configure;
 	rcut_storebuf_stats_fn stats;
+	rcut_storebuf_model_fn model; /* NULL: an older library, TSO only */
 };
 
 /* The loaded plugin's, or NULL: a built-in flavor, or not instrumented. */

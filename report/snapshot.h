@@ -32,9 +32,9 @@ struct rcut_snapshot {
 	long offline_attempts, offline_successes;
 	long min_online_ms, max_online_ms, min_offline_ms, max_offline_ms;
 	unsigned long sum_online_ms, sum_offline_ms;
-	uint64_t migrations;  /* threads moved off offline or idle CPUs */
+	uint64_t migrations; /* threads moved off offline or idle CPUs */
 	uint64_t nocb_offloads, nocb_deoffloads; /* call-queue toggles */
-	uint64_t floods;      /* callback floods completed */
+	uint64_t floods;			 /* callback floods completed */
 	uint64_t max_rss_kib; /* the process's peak resident set so far */
 	uint64_t pipe[RCUT_HIST_LEN];	/* Reader Pipe */
 	uint64_t batch[RCUT_HIST_LEN];	/* Reader Batch */

@@ -163,6 +163,14 @@ t_storebuf_bases_succeed() {
 		--stat-interval 0
 	expect_status 0
 	expect_out 'Store buffer: buffered: [1-9][0-9]* forwarded: [0-9]+ drains: [0-9]+ membarrier drains: [1-9][0-9]* '
+	# The arm model (seq_cst stores wait too) keeps the bases correct.
+	for base in flip flip-memb qsbr; do
+		run --flavor "$MUTANTS/librcutorture-mutant-$base-sb.so" --hunt --store-buffer-model arm \
+			--duration 3 --seed 3 --stat-interval 0
+		expect_status 0
+		expect_out "^mutant-$base-torture:--- Start of test: .* store_buffer_model=arm"
+		expect_out "^mutant-$base-torture:--- End of test: SUCCESS: "
+	done
 }
 
 # --store-buffer-delay: bad values, and a flavor that is not instrumented.
@@ -175,4 +183,7 @@ t_storebuf_option_errors() {
 		--store-buffer-delay 1ms --duration 1
 	bad_input "--store-buffer-delay: flavor mutant-flip is not instrumented" \
 		--flavor "$MUTANTS/librcutorture-mutant-flip.so" --store-buffer-delay 1ms --duration 1
+	bad_input "--store-buffer-model: " --store-buffer-model sparc --duration 1
+	bad_input "--store-buffer-model: needs the store-buffer emulation on" \
+		--flavor "$MUTANTS/librcutorture-mutant-flip-sb.so" --store-buffer-model arm --duration 1
 }

@@ -96,6 +96,32 @@ static void fences_and_locked_ops_drain(void **state)
 	assert_int_equal(raw(&a), 5);
 }
 
+/*
+ * The arm model: a seq_cst store waits in the buffer too (Armv8's stlr),
+ * a weaker load of another location passes it, and a seq_cst load (ldar)
+ * or a fence drains it first.
+ */
+static void arm_model_buffers_seq_cst_stores(void **state)
+{
+	static uint64_t a, b;
+
+	(void)state;
+	a = b = 0;
+	sb_model = RCUT_STOREBUF_ARM;
+	sb_store(&a, 8, 1, __ATOMIC_SEQ_CST);
+	assert_int_equal(raw(&a), 0);
+	assert_int_equal(sb_load(&b, 8, __ATOMIC_ACQUIRE), 0);
+	assert_int_equal(raw(&a), 0); /* ldr passed the stlr */
+	assert_int_equal(sb_load(&b, 8, __ATOMIC_SEQ_CST), 0);
+	assert_int_equal(raw(&a), 1); /* ldar waited for it */
+	sb_store(&a, 8, 2, __ATOMIC_SEQ_CST);
+	__tsan_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	assert_int_equal(raw(&a), 2);
+	sb_model = RCUT_STOREBUF_TSO;
+	sb_store(&a, 8, 3, __ATOMIC_SEQ_CST); /* tso: mov + mfence */
+	assert_int_equal(raw(&a), 3);
+}
+
 static void fifo_order_and_max_age(void **state)
 {
 	static uint64_t v[8];
@@ -202,6 +228,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(fences_and_locked_ops_drain,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			arm_model_buffers_seq_cst_stores, setup, teardown),
 		cmocka_unit_test_setup_teardown(fifo_order_and_max_age, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(membarrier_drains_every_thread,

@@ -16,6 +16,14 @@
 
 #define RCUT_STOREBUF_CONFIGURE "rcut_storebuf_configure"
 #define RCUT_STOREBUF_STATS "rcut_storebuf_stats"
+#define RCUT_STOREBUF_MODEL "rcut_storebuf_model"
+
+/* Which reorderings the emulation shows (rcut_storebuf_model_fn). */
+enum rcut_storebuf_model {
+	RCUT_STOREBUF_TSO, /* x86: seq_cst stores and RMWs drain the buffer */
+	RCUT_STOREBUF_ARM, /* Armv8: seq_cst stores are buffered too; a
+			      seq_cst load, fence or RMW drains */
+};
 
 /* What the emulation did so far, summed over every thread. */
 struct rcut_storebuf_stats {
@@ -38,5 +46,8 @@ typedef void (*rcut_storebuf_configure_fn)(uint64_t seed,
 
 /* Copy the figures into *out. */
 typedef void (*rcut_storebuf_stats_fn)(struct rcut_storebuf_stats *out);
+
+/* Pick the model before configure (optional: absent means TSO only). */
+typedef void (*rcut_storebuf_model_fn)(enum rcut_storebuf_model model);
 
 #endif /* RCUTORTURE_STOREBUF_H */

@@ -9,6 +9,13 @@ __attribute__((visibility("default"))) void
 rcut_storebuf_configure(uint64_t seed, uint64_t max_delay_ns);
 __attribute__((visibility("default"))) void
 rcut_storebuf_stats(struct rcut_storebuf_stats *out);
+__attribute__((visibility("default"))) void
+rcut_storebuf_model(enum rcut_storebuf_model model);
+
+void rcut_storebuf_model(enum rcut_storebuf_model model)
+{
+	__atomic_store_n(&sb_model, (int)model, __ATOMIC_RELAXED);
+}
 
 void rcut_storebuf_configure(uint64_t seed, uint64_t max_delay_ns)
 {

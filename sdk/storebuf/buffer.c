@@ -50,6 +50,7 @@ struct sb_thread {
 } __attribute__((aligned(64)));
 
 int sb_active;
+int sb_model; /* RCUT_STOREBUF_TSO */
 static uint64_t max_delay, seed_base;
 static int guard_signals;
 static struct sb_thread *registry;
@@ -259,7 +260,9 @@ void sb_store(volatile void *addr, unsigned int size, uint64_t val, int mo)
 	sigset_t old;
 
 	if (!__atomic_load_n(&sb_active, __ATOMIC_RELAXED) ||
-	    (mo & 0xffff) == __ATOMIC_SEQ_CST) {
+	    ((mo & 0xffff) == __ATOMIC_SEQ_CST &&
+	     __atomic_load_n(&sb_model, __ATOMIC_RELAXED) ==
+		     RCUT_STOREBUF_TSO)) {
 		sb_drain_own();
 		write_mem((uintptr_t)addr, size, val);
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -315,9 +318,15 @@ uint64_t sb_load(const volatile void *addr, unsigned int size, int mo)
 	unsigned int i;
 	sigset_t old;
 
-	(void)mo; /* every x86 load is the same: acquire */
 	if (!t || !__atomic_load_n(&sb_active, __ATOMIC_RELAXED))
 		return read_mem((uintptr_t)addr, size);
+	/* Arm's ldar waits for the earlier stlr; every x86 load is alike. */
+	if ((mo & 0xffff) == __ATOMIC_SEQ_CST &&
+	    __atomic_load_n(&sb_model, __ATOMIC_RELAXED) == RCUT_STOREBUF_ARM) {
+		sb_drain_own();
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		return read_mem((uintptr_t)addr, size);
+	}
 	lock_buf(t, &old, guard);
 	now = sb_clock();
 	expire(t, now);

@@ -15,6 +15,9 @@
 /* Non-zero while stores are buffered (rcut_storebuf_configure). */
 extern int sb_active;
 
+/* enum rcut_storebuf_model: which stores wait, which loads drain. */
+extern int sb_model;
+
 /* The clock entries age by, in ns; the unit test replaces it. */
 extern uint64_t (*sb_clock)(void);
 

@@ -125,7 +125,7 @@ struct rcut_config {
 	uint64_t nocbs_toggle_ns; /* between two toggles of one thread */
 	/* Random waits before cond_sync() / between polls (the _wi). */
 	uint64_t gp_cond_wi_ns, gp_poll_wi_ns;
-	uint64_t stutter_ns;	      /* 0: no stutter */
+	uint64_t stutter_ns;	  /* 0: no stutter */
 	bool stutter_pause_first; /* the kernel's order (rcutorture.stutter) */
 	uint64_t shuffle_interval_ns; /* 0: no shuffle */
 	uint64_t preempt_duration_ns; /* longest injected preemption; 0: off */
@@ -138,6 +138,7 @@ struct rcut_config {
 	bool hunt;	 /* the bug-hunting preset (swarm too) */
 	/* An instrumented plugin's store-buffer emulation: max store age. */
 	uint64_t store_buffer_delay_ns;
+	int store_buffer_model; /* enum rcut_storebuf_model: tso, arm */
 	int nparams;
 	const char *params[RCUT_MAX_PARAMS]; /* NAME.KEY=VALUE, unparsed */
 	bool dry_run;	       /* check everything, print the start, exit */
@@ -169,6 +170,8 @@ extern const char *const rcut_test_names[];
 extern const char *const rcut_pin_names[];
 /* "global", "percpu", "perthread", indexed by enum rcut_call_mode. */
 extern const char *const rcut_call_mode_names[];
+/* "tso", "arm", indexed by enum rcut_storebuf_model (storebuf.h). */
+extern const char *const rcut_storebuf_model_names[];
 
 /* Fill cfg with the defaults documented in --help and the man page. */
 void rcut_config_defaults(struct rcut_config *cfg);

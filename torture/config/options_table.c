@@ -11,6 +11,7 @@
 #include "../util/parse.h"
 
 #include <rcutorture/flavor.h>
+#include <rcutorture/storebuf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@ const char *const rcut_pin_names[] = { "compact", "scatter", "none", NULL };
 const char *const rcut_call_mode_names[] = { "global", "percpu", "perthread",
 					     NULL };
 const char *const rcut_test_names[] = { "torture", "scale", "ref", NULL };
+const char *const rcut_storebuf_model_names[] = { "tso", "arm", NULL };
 
 const struct rcut_opt_group_title rcut_opt_groups[] = {
 	{ RCUT_GROUP_TEST, "Test selection:" },
@@ -643,6 +645,18 @@ const struct rcut_opt rcut_opts[] = {
 	  AT(64, 0, 0),
 	  .json_at = 64,
 	  .if_set = RCUT_T_TORTURE },
+	{ .name = "store-buffer-model",
+	  .type = RCUT_OPT_CHOICE,
+	  .arg = "MODEL",
+	  F(store_buffer_model),
+	  .names = rcut_storebuf_model_names,
+	  .def = RCUT_STOREBUF_TSO,
+	  .tests = RCUT_T_TORTURE,
+	  .group = RCUT_GROUP_HUNT,
+	  .help = "Which reorderings the store-buffer emulation shows: tso (x86: seq_cst stores and every locked operation drain the buffer) or arm (Armv8: seq_cst stores wait in the buffer too, and only a seq_cst load, a fence or a read-modify-write drains it, so a seq_cst store may pass a later weaker load); needs --store-buffer-delay or --hunt (default: tso)",
+	  AT(65, 0, 0),
+	  .json_at = 65,
+	  .if_set = RCUT_T_TORTURE },
 	{ .name = "hunt",
 	  .type = RCUT_OPT_FLAG,
 	  F(hunt),
@@ -1010,6 +1024,7 @@ static void param_value(const struct rcut_config *cfg,
 		break;
 	case RCUT_OPT_CHOICE:
 		p->kind = RCUT_VAL_TEXT;
+		p->i = *(const int *)v; /* if_set: the first choice is unset */
 		snprintf(p->text, sizeof(p->text), "%s",
 			 o->names[*(const int *)v]);
 		break;

@@ -40,7 +40,7 @@ struct torture_counters {
 	_Atomic uint64_t failed_checks; /* torture_failure() reports */
 	/* call() on a queued head: all, reported by the flavor, by us. */
 	_Atomic uint64_t cbs_double, cbs_double_flavor, cbs_double_harness;
-	_Atomic uint64_t irq_reads; /* --irqreader: signal-handler reads */
+	_Atomic uint64_t irq_reads;  /* --irqreader: signal-handler reads */
 	_Atomic uint64_t irq_nested; /* of them inside the reader's section */
 	_Atomic uint64_t updown_downs, updown_ups; /* --n-up-down */
 	_Atomic uint64_t migrations; /* threads moved off unusable CPUs */

@@ -102,7 +102,8 @@ void torture_problem(struct torture_run *run, bool alert_now, const char *kind,
 		va_end(ap);
 		va_start(ap, fmt);
 		if (alert_now)
-			alert(run, fmt, ap, "first %s failure at %.3f s: ", kind,
+			alert(run, fmt, ap,
+			      "first %s failure at %.3f s: ", kind,
 			      (double)f->problem_ns / 1e9);
 		va_end(ap);
 	}

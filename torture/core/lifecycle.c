@@ -293,9 +293,12 @@ static int run_flavor(struct torture_run *run, const struct rcut_flavor *f,
 	}
 	if (c->dry_run && test->dry_run)
 		return test->dry_run(run);
-	if (c->store_buffer_delay_ns && rcut_plugin_storebuf())
+	if (c->store_buffer_delay_ns && rcut_plugin_storebuf()) {
+		if (rcut_plugin_storebuf()->model)
+			rcut_plugin_storebuf()->model(c->store_buffer_model);
 		rcut_plugin_storebuf()->configure(c->seed,
 						  c->store_buffer_delay_ns);
+	}
 	if (f->init && f->init()) {
 		fprintf(stderr, "rcutorture: flavor %s failed to initialize\n",
 			f->name);

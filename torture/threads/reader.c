@@ -85,7 +85,14 @@ static void tight_enter(struct torture_thread *t)
  */
 static void tight_delay(struct torture_thread *t)
 {
-	uint64_t n = 16 + torture_random(&t->rand) % TIGHT_SPIN_MAX;
+	/*
+	 * Under the store-buffer emulation a store waits up to
+	 * --store-buffer-delay, not nanoseconds: spin about as long (a pause
+	 * is some 40 ns), so a grace period fits in the section.
+	 */
+	uint64_t max = t->run->cfg->store_buffer_delay_ns / 40;
+	uint64_t n = 16 + torture_random(&t->rand) %
+				  (max > TIGHT_SPIN_MAX ? max : TIGHT_SPIN_MAX);
 
 	for (uint64_t i = 0; i < n; i++)
 		delay_cpu_relax();
