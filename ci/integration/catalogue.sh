@@ -38,6 +38,24 @@ t_catalogue_prcu_late_migrate() {
 	expect_out '^prcu-torture:--- End of test: SUCCESS: '
 }
 
+# 2012, "rcu: Disallow callback registry on offline CPUs": a call() on an
+# offline CPU leaks until the CPU comes back, so the barrier the onoff
+# thread calls right after it returns without it: a lost callback naming
+# the offline CPU.  The twin queues it on an online CPU and passes, with
+# such calls made (posted > 0) and none leaked.
+t_catalogue_prcu_offline_call() {
+	run --scenario BUG-PRCU-OFFLINE-CALL --duration 5 --stat-interval 0
+	expect_status 1
+	expect_out '^prcu-torture: !!! first failure at [0-9.]+ s: lost callback: callback 0x[0-9a-f]+ posted by call\(\) on offline simulated CPU [0-9]+ was not invoked by a barrier that began after that call\(\) returned: leaked on the offline CPU$'
+	expect_out '^prcu-torture: onoff-call: [1-9][0-9]* callbacks posted on offline CPUs, [1-9][0-9]* not run by the barrier after them$'
+	expect_out '^prcu-torture: prcu: .* offline_call_leak \([1-9][0-9]* queued on offline CPUs\)$'
+	expect_out '^prcu-torture:--- End of test: FAILURE: '
+	run --scenario FIXED-PRCU-OFFLINE-CALL --duration 3 --stat-interval 0
+	expect_status 0
+	expect_out '^prcu-torture: onoff-call: [1-9][0-9]* callbacks posted on offline CPUs, 0 not run by the barrier after them$'
+	expect_out '^prcu-torture:--- End of test: SUCCESS: '
+}
+
 # ci/bench/catalogue (make bench): one seed of every entry, its row and
 # its JSON, with the figures of the runs it kept.
 t_catalogue_bench_script() {

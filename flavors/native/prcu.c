@@ -70,6 +70,7 @@ enum { TAG_GLOBAL, TAG_LOCAL };
 
 static long migrate_cbs = 1, gp_engine = 1, cb_tag = TAG_GLOBAL, rfc2018;
 static long idle_tick_ms = 1, poll_full_early, late_migrate;
+static long offline_call_leak;
 static long gpwrap_lag; /* the standard parameter (--gpwrap-lag) */
 static const char *const tag_names[] = { "global", "local", NULL };
 
@@ -92,6 +93,9 @@ static const struct rcut_param prcu_params[] = {
 	{ "late_migrate",
 	  "a reported bug on demand (Linux, 2017): CPU offline waits for the outgoing CPU's callbacks to be invoked before migrating them, but an outgoing CPU no longer invokes callbacks: the offline hangs (0: migrate first)",
 	  RCUT_PARAM_BOOL, 0, 1, NULL, &late_migrate },
+	{ "offline_call_leak",
+	  "a reported bug on demand (Linux, 2012): call() on an offline CPU queues the callback there, where nothing invokes it and the barrier does not look, until the CPU comes back (0: queue it on an online CPU)",
+	  RCUT_PARAM_BOOL, 0, 1, NULL, &offline_call_leak },
 	{ "gpwrap_lag",
 	  "start the grace-period numbers this many grace periods before they wrap around (0: at 0)",
 	  RCUT_PARAM_INT, 0, 1000000000, NULL, &gpwrap_lag },
@@ -140,7 +144,7 @@ static atomic_long barrier_count;
 static bool have_membarrier;
 static pthread_t tick_thread;
 static atomic_bool tick_stop;
-static atomic_ulong n_invoked, n_migrated;
+static atomic_ulong n_invoked, n_migrated, n_offline_leaked;
 
 /* A queued head's list link and tag live in its flavor_priv words. */
 #define NEXT(h) (*(struct rcut_head **)&(h)->flavor_priv[0])
@@ -301,12 +305,50 @@ static void enqueue(int cpu, struct rcut_head *head, unsigned long tag)
 	need_gp(tag + 1);
 }
 
+/* The first online CPU's slot, else the no-CPU one (hotplug locked). */
+static int online_slot(void)
+{
+	for (int i = 0; i < ncpus; i++)
+		if (atomic_load(&cpus[i].online))
+			return i;
+	return ncpus;
+}
+
+/*
+ * call() on an offline CPU (code late in a CPU offline runs there): its
+ * list is not served, and barrier skips it.  Fixed: queue on an online
+ * CPU.  prcu.offline_call_leak=1, Linux before 2012 ("rcu: Disallow
+ * callback registry on offline CPUs"): queue it there, leaked until the
+ * CPU comes back.
+ */
+static void call_offline(int cpu, struct rcut_head *head)
+{
+	unsigned long tag;
+
+	pthread_rwlock_rdlock(&hotplug_lock);
+	if (atomic_load(&cpus[cpu].online))
+		; /* back online meanwhile */
+	else if (!offline_call_leak)
+		cpu = online_slot();
+	else
+		atomic_fetch_add(&n_offline_leaked, 1);
+	tag = callback_tag(cpu);
+	rcut_race_point(RCUT_RACE_CB_QUEUE);
+	enqueue(cpu, head, tag);
+	pthread_rwlock_unlock(&hotplug_lock);
+}
+
 static void prcu_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 {
 	int cpu = my_slot();
-	unsigned long tag = callback_tag(cpu);
+	unsigned long tag;
 
 	head->func = func;
+	if (cpu < ncpus && !atomic_load(&cpus[cpu].online)) {
+		call_offline(cpu, head);
+		return;
+	}
+	tag = callback_tag(cpu);
 	rcut_race_point(RCUT_RACE_CB_QUEUE); /* tagged, not yet queued */
 	enqueue(cpu, head, tag);
 }
@@ -627,7 +669,7 @@ static void prcu_stats(FILE *out)
 		offline += !atomic_load(&cpus[i].online);
 	}
 	fprintf(out,
-		"prcu: gp_started %lu gp_done %lu need %lu phase %d callbacks queued %lu invoked %lu migrated %lu straggler waits %lu offline CPUs %d %s%s%s%s%s%s%s\n",
+		"prcu: gp_started %lu gp_done %lu need %lu phase %d callbacks queued %lu invoked %lu migrated %lu straggler waits %lu offline CPUs %d %s%s%s%s%s%s%s",
 		atomic_load(&gp_started), atomic_load(&gp_done),
 		atomic_load(&need_ver), atomic_load(&phase), queued,
 		atomic_load(&n_invoked), atomic_load(&n_migrated), stragglers,
@@ -638,6 +680,10 @@ static void prcu_stats(FILE *out)
 		idle_tick_ms > 1 ? " idle_tick_ms>1" : "",
 		poll_full_early ? " poll_full_early" : "",
 		late_migrate ? " late_migrate" : "");
+	if (offline_call_leak)
+		fprintf(out, " offline_call_leak (%lu queued on offline CPUs)",
+			atomic_load(&n_offline_leaked));
+	fputc('\n', out);
 }
 
 static void prcu_ref_loop(unsigned long n)
