@@ -96,10 +96,10 @@ struct torture_run {
 	struct torture_legality legality; /* --reader-cbs, --onoff-call, ... */
 	struct torture_lostcb lostcb;
 	struct torture_onoff onoff;
-	struct torture_updown *updown; /* --n-up-down (threads/updown.c) */
-	struct torture_segs err_segs;  /* --extendables */
-	unsigned long gp_seq_start;    /* the flavor's, at the start */
-	atomic_bool stutter_paused;    /* the stutter pauses the test */
+	struct torture_updown *updown;	     /* --n-up-down (threads/updown.c) */
+	struct torture_segs err_segs;	     /* --extendables */
+	unsigned long gp_seq_start;	     /* the flavor's, at the start */
+	atomic_bool stutter_paused;	     /* the stutter pauses the test */
 	_Atomic unsigned int stutter_pauses; /* pause starts and ends so far */
 	_Atomic unsigned int witness_scan;   /* callbacks.c: rotating start */
 	void *test_state; /* the test's own (struct scale_state, ...) */
