@@ -2,16 +2,23 @@
 # and their FIXED-* twins, man page "CATALOGUE OF REPORTED RCU BUGS"):
 # each bug's scenario ends as the bug did, its fixed twin passes.
 
-# Every BUG-* entry has a FIXED-* twin with the same options but the
-# flavor parameter that brings the bug back.
+# Every BUG-* entry has a FIXED-* twin with the same options in the same
+# order but for one line: the same flavor parameter (NAME.KEY=) with
+# another value, the one that brings the bug back.
 t_catalogue_every_bug_has_a_fixed_twin() {
-	local f name n=0
+	local f name n=0 bug fixed
 	for f in ci/scenarios/BUG-*; do
 		name=${f##*/}
 		[[ -f ci/scenarios/FIXED-${name#BUG-} ]] || die "$name has no FIXED-${name#BUG-}"
-		diff <(grep -v '^#' "$f" | sed 's/=1$/=0/') \
-			<(grep -v '^#' "ci/scenarios/FIXED-${name#BUG-}") >/dev/null ||
-			die "$name and its twin differ in more than the bug's parameter"
+		bug=$(diff <(grep -v '^#' "$f") <(grep -v '^#' "ci/scenarios/FIXED-${name#BUG-}") |
+			sed -n 's/^< //p')
+		fixed=$(diff <(grep -v '^#' "$f") <(grep -v '^#' "ci/scenarios/FIXED-${name#BUG-}") |
+			sed -n 's/^> //p')
+		[[ $bug =~ ^[a-z0-9-]+\.[a-z_0-9]+=[^$'\n']+$ && $fixed =~ ^[a-z0-9-]+\.[a-z_0-9]+=[^$'\n']+$ &&
+			${bug%%=*} == "${fixed%%=*}" && $bug != "$fixed" ]] ||
+			die "$name and its twin differ in more than the bug's parameter: '$bug' / '$fixed'"
+		[[ $(diff <(grep -v '^#' "$f") <(grep -v '^#' "ci/scenarios/FIXED-${name#BUG-}") |
+			grep -c '^[<>]') == 2 ]] || die "$name and its twin differ in more than one line"
 		n=$((n + 1))
 	done
 	((n >= 1)) || die "no catalogue entries"
@@ -53,6 +60,25 @@ t_catalogue_prcu_offline_call() {
 	run --scenario FIXED-PRCU-OFFLINE-CALL --duration 3 --stat-interval 0
 	expect_status 0
 	expect_out '^prcu-torture: onoff-call: [1-9][0-9]* callbacks posted on offline CPUs, 0 not run by the barrier after them$'
+	expect_out '^prcu-torture:--- End of test: SUCCESS: '
+}
+
+# folly issue 1211 (2019), "Deadlock possible between rcu_retire and
+# synchronize_rcu": a reader's call() drains under the mutex that a
+# synchronize holds while it waits for that reader: a STALL, with the
+# flavor state naming the drain stuck inside a read-side section (and the
+# watchdog the reader, unless more threads than it lists are stuck).  The
+# twin only try-locks and passes with drains and reader posts made.
+t_catalogue_folly_retire_sync() {
+	run --scenario BUG-FOLLY-RETIRE-SYNC --duration 15 --stat-interval 0
+	expect_status 4
+	expect_out '^prcu-torture: STALL at [0-9.]+ s: '
+	expect_out '^prcu-torture: flavor state: prcu: .* retire_drain retire_drain_wait \([0-9]+ drains, [1-9][0-9]* inside read-side sections waiting for the grace-period mutex\)$'
+	expect_out '^prcu-torture:--- End of test: STALL: '
+	run --scenario FIXED-FOLLY-RETIRE-SYNC --duration 3 --stat-interval 0
+	expect_status 0
+	expect_out '^prcu-torture: prcu: .* retire_drain \([1-9][0-9]* drains, 0 inside read-side sections waiting for the grace-period mutex\)$'
+	expect_out '^prcu-torture: reader-cbs: [1-9][0-9]* callbacks posted inside read-side sections$'
 	expect_out '^prcu-torture:--- End of test: SUCCESS: '
 }
 

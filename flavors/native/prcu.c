@@ -70,7 +70,7 @@ enum { TAG_GLOBAL, TAG_LOCAL };
 
 static long migrate_cbs = 1, gp_engine = 1, cb_tag = TAG_GLOBAL, rfc2018;
 static long idle_tick_ms = 1, poll_full_early, late_migrate;
-static long offline_call_leak;
+static long offline_call_leak, retire_drain, retire_drain_wait;
 static long gpwrap_lag; /* the standard parameter (--gpwrap-lag) */
 static const char *const tag_names[] = { "global", "local", NULL };
 
@@ -96,6 +96,12 @@ static const struct rcut_param prcu_params[] = {
 	{ "offline_call_leak",
 	  "a reported bug on demand (Linux, 2012): call() on an offline CPU queues the callback there, where nothing invokes it and the barrier does not look, until the CPU comes back (0: queue it on an online CPU)",
 	  RCUT_PARAM_BOOL, 0, 1, NULL, &offline_call_leak },
+	{ "retire_drain",
+	  "call() drains now and then, as folly's rcu_retire() does: once per 10 ms one call() takes the grace-period mutex, without waiting (try-lock), and hands its CPU's ready callbacks to the next tick",
+	  RCUT_PARAM_BOOL, 0, 1, NULL, &retire_drain },
+	{ "retire_drain_wait",
+	  "a reported bug on demand (folly issue 1211, 2019): with retire_drain=1 the drain waits for the grace-period mutex, which a synchronize holds while it waits for readers: a call() inside a read-side section deadlocks against it (0: try-lock, folly's 2023 fix)",
+	  RCUT_PARAM_BOOL, 0, 1, NULL, &retire_drain_wait },
 	{ "gpwrap_lag",
 	  "start the grace-period numbers this many grace periods before they wrap around (0: at 0)",
 	  RCUT_PARAM_INT, 0, 1000000000, NULL, &gpwrap_lag },
@@ -144,7 +150,11 @@ static atomic_long barrier_count;
 static bool have_membarrier;
 static pthread_t tick_thread;
 static atomic_bool tick_stop;
-static atomic_ulong n_invoked, n_migrated, n_offline_leaked;
+static atomic_ulong n_invoked, n_migrated, n_offline_leaked, n_drains;
+static _Atomic uint64_t drain_at;    /* ns: when the next drain is due */
+static atomic_long drains_in_reader; /* waiting for gp_mutex in a section */
+/* The calling thread's read-side nesting (a signal handler's nets to 0). */
+static __thread int reader_depth;
 
 /* A queued head's list link and tag live in its flavor_priv words. */
 #define NEXT(h) (*(struct rcut_head **)&(h)->flavor_priv[0])
@@ -188,6 +198,7 @@ static int prcu_read_lock(void)
 	int cpu = my_slot(),
 	    ph = atomic_load_explicit(&phase, memory_order_relaxed);
 
+	reader_depth++;
 	rcut_race_point(RCUT_RACE_READ_LOCK); /* phase read, not counted */
 	atomic_fetch_add_explicit(&cpus[cpu].locked[ph], 1,
 				  memory_order_relaxed);
@@ -205,6 +216,7 @@ static void prcu_read_unlock(int idx)
 {
 	struct prcu_cpu *c = &cpus[idx >> 1];
 
+	reader_depth--;
 	rcut_race_point(RCUT_RACE_READ_UNLOCK);
 	/* Release: the section's loads are done before the count drops. */
 	if (atomic_fetch_sub_explicit(&c->locked[idx & 1], 1,
@@ -338,6 +350,47 @@ static void call_offline(int cpu, struct rcut_head *head)
 	pthread_rwlock_unlock(&hotplug_lock);
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * prcu.retire_drain: folly's rcu_retire() drains the pending work now and
+ * then (every 3.2 s there, every 10 ms here, so that a run sees many):
+ * the call() that finds a drain due takes the grace-period mutex and
+ * hands its CPU's ready callbacks to the next tick.  synchronize holds that mutex while it
+ * waits for readers, so a drain that waits for it
+ * (prcu.retire_drain_wait=1, folly issue 1211) from inside a read-side
+ * section waits for a grace period that waits for it.  folly's fix
+ * (2023) only try-locks, and skips the drain when the mutex is taken.
+ */
+static void retire_drain_maybe(int cpu)
+{
+	uint64_t now = now_ns(), due = atomic_load(&drain_at);
+
+	if (now < due || !atomic_compare_exchange_strong(&drain_at, &due,
+							 now + 10 * TICK_NS))
+		return;
+	if (retire_drain_wait) {
+		bool in_reader = reader_depth > 0;
+
+		if (in_reader)
+			atomic_fetch_add(&drains_in_reader, 1);
+		pthread_mutex_lock(&gp_mutex);
+		if (in_reader)
+			atomic_fetch_sub(&drains_in_reader, 1);
+	} else if (pthread_mutex_trylock(&gp_mutex))
+		return;
+	atomic_fetch_add(&n_drains, 1);
+	/* Its CPU's ready callbacks go to the next tick, idle or not. */
+	atomic_store(&cpus[cpu].ran, true);
+	pthread_mutex_unlock(&gp_mutex);
+}
+
 static void prcu_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 {
 	int cpu = my_slot();
@@ -351,6 +404,8 @@ static void prcu_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 	tag = callback_tag(cpu);
 	rcut_race_point(RCUT_RACE_CB_QUEUE); /* tagged, not yet queued */
 	enqueue(cpu, head, tag);
+	if (retire_drain)
+		retire_drain_maybe(cpu);
 }
 
 /* Run the ready prefix of one CPU's list (the tick's softirq). */
@@ -683,6 +738,11 @@ static void prcu_stats(FILE *out)
 	if (offline_call_leak)
 		fprintf(out, " offline_call_leak (%lu queued on offline CPUs)",
 			atomic_load(&n_offline_leaked));
+	if (retire_drain)
+		fprintf(out,
+			" retire_drain%s (%lu drains, %ld inside read-side sections waiting for the grace-period mutex)",
+			retire_drain_wait ? " retire_drain_wait" : "",
+			atomic_load(&n_drains), atomic_load(&drains_in_reader));
 	fputc('\n', out);
 }
 

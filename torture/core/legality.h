@@ -17,11 +17,21 @@
 
 struct torture_run;
 
+/*
+ * A callback that its poster posts again: busy from the post until its
+ * function has run (the state goes idle before the invocation's checks
+ * are done, so a re-post on seeing it idle would overwrite them).
+ */
+struct torture_legal_cb {
+	struct torture_cb cb;
+	atomic_bool busy;
+};
+
 struct torture_legality {
-	struct torture_cb *reader_cbs; /* --reader-cbs: one per reader */
-	struct torture_cb offline_cb;  /* --onoff-call */
-	struct torture_cb barrier_cb;  /* --illegal-barrier's callback */
-	_Atomic uint64_t reader_posts; /* call() inside a section */
+	struct torture_legal_cb *reader_cbs; /* --reader-cbs: one per reader */
+	struct torture_legal_cb offline_cb;  /* --onoff-call */
+	struct torture_legal_cb barrier_cb;  /* --illegal-barrier's callback */
+	_Atomic uint64_t reader_posts;	     /* call() inside a section */
 	_Atomic uint64_t offline_posts, offline_leaks;
 	_Atomic uint64_t illegal_tries, illegal_reported; /* by the flavor */
 };

@@ -25,26 +25,42 @@
 #define ILLEGAL_PERIOD_NS \
 	100000000ULL /* one pair of illegal calls per 100 ms */
 
-static void reader_cb_done(struct torture_cb *cb)
+#include <stddef.h>
+
+/* The function of every callback posted here: it may be posted again. */
+static void legal_cb_done(struct torture_cb *cb)
 {
-	(void)cb;
+	struct torture_legal_cb *l =
+		(struct torture_legal_cb *)((char *)cb -
+					    offsetof(struct torture_legal_cb,
+						     cb));
+
+	atomic_store(&l->busy, false);
+}
+
+/* Post l's callback with fn (legal_cb_done's job included by fn). */
+static void legal_post(struct torture_run *run, struct torture_legal_cb *l,
+		       const char *kind, void (*fn)(struct torture_cb *cb))
+{
+	atomic_store(&l->busy, true);
+	torture_cb_post(run, &l->cb, kind, fn);
 }
 
 void torture_reader_section_post(struct torture_thread *t)
 {
 	struct torture_run *run = t->run;
 	struct torture_legality *l = &run->legality;
-	struct torture_cb *cb;
+	struct torture_legal_cb *cb;
 
 	if (!l->reader_cbs || t->id >= run->threads.nreaders ||
 	    run->threads.readers[t->id] != t ||
 	    torture_random(&t->rand) % (uint64_t)run->cfg->reader_cbs)
 		return;
 	cb = &l->reader_cbs[t->id];
-	if (atomic_load(&cb->state) == TORTURE_CB_POSTED)
+	if (atomic_load(&cb->busy))
 		return; /* the last one has not run yet */
 	torture_op_begin_on_cpu("call() inside a read-side section");
-	torture_cb_post(run, cb, "reader", reader_cb_done);
+	legal_post(run, cb, "reader", legal_cb_done);
 	torture_op_end();
 	atomic_fetch_add(&l->reader_posts, 1);
 }
@@ -54,32 +70,27 @@ bool torture_reader_cbs_possible(const struct rcut_flavor *f)
 	return f->call && !(f->caps & RCUT_CAP_CALL_MAY_BLOCK);
 }
 
-static void offline_cb_done(struct torture_cb *cb)
-{
-	(void)cb;
-}
-
 void torture_onoff_call(struct torture_run *run, int cpu)
 {
 	struct torture_legality *l = &run->legality;
-	struct torture_cb *cb = &l->offline_cb;
+	struct torture_legal_cb *cb = &l->offline_cb;
 
 	if (!run->flavor->call || !run->flavor->barrier ||
-	    atomic_load(&cb->state) == TORTURE_CB_POSTED)
+	    atomic_load(&cb->busy))
 		return; /* the last one is still leaked somewhere */
 	torture_cpu_attach_offline(&run->cpus, cpu);
-	torture_cb_post(run, cb, "offline-CPU", offline_cb_done);
+	legal_post(run, cb, "offline-CPU", legal_cb_done);
 	torture_cpu_detach();
 	atomic_fetch_add(&l->offline_posts, 1);
 	torture_lostcb_barrier(run, "barrier after a call() on an offline CPU");
-	if (atomic_load(&cb->state) != TORTURE_CB_POSTED)
+	if (atomic_load(&cb->cb.state) != TORTURE_CB_POSTED)
 		return;
 	atomic_fetch_add(&l->offline_leaks, 1);
 	counter_inc(&run->counters.cbs_lost);
 	torture_failure(
 		run, "lost callback",
 		"callback %p posted by call() on offline simulated CPU %d was not invoked by a barrier that began after that call() returned: leaked on the offline CPU",
-		(void *)cb, cpu);
+		(void *)&cb->cb, cpu);
 }
 
 /* A barrier call the flavor must refuse; false if it did not report it. */
@@ -120,9 +131,11 @@ static void barrier_from_callback(struct torture_thread *t)
 {
 	struct torture_run *run = t->run;
 
+	if (atomic_load(&run->legality.barrier_cb.busy))
+		return; /* its callback is still queued or running */
 	atomic_store(&cb_verdict, 0);
-	torture_cb_post(run, &run->legality.barrier_cb, "illegal-barrier",
-			barrier_in_callback);
+	legal_post(run, &run->legality.barrier_cb, "illegal-barrier",
+		   barrier_in_callback);
 	torture_op_begin("waiting for a callback that calls barrier()");
 	while (!atomic_load(&cb_verdict) && !torture_must_stop(run))
 		torture_nap_ns(1000000);
