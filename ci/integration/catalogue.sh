@@ -82,6 +82,56 @@ t_catalogue_folly_retire_sync() {
 	expect_out '^prcu-torture:--- End of test: SUCCESS: '
 }
 
+# liburcu's rule: no rcu_barrier() inside a read-side section or from a
+# callback.  Without the check the barrier called from a callback waits
+# for callbacks its own thread must run: a STALL naming the harness's
+# illegal call (on the STALL line or among the "also waiting", depending on
+# which stuck operation is oldest).  The twin refuses and reports every
+# such call (tries == refusals > 0) and passes.
+t_catalogue_liburcu_illegal_barrier() {
+	run --scenario BUG-LIBURCU-ILLEGAL-BARRIER --duration 15 --stat-interval 0
+	expect_status 4
+	expect_out "^prcu-torture: (STALL at [0-9.]+ s: |also waiting \([0-9]+\): (.*; )?)illegal-barrier 0 stuck in (waiting for a callback that calls barrier\(\)|barrier\(\) inside a read-side section) for "
+	expect_out '^prcu-torture: flavor state: prcu: .* unchecked_barrier$'
+	expect_out '^prcu-torture: illegal-barrier: [1-9][0-9]* barrier calls inside read-side sections or callbacks, 0 refused and reported by the flavor$'
+	expect_out '^prcu-torture:--- End of test: STALL: '
+	run --scenario FIXED-LIBURCU-ILLEGAL-BARRIER --duration 3 --stat-interval 0
+	expect_status 0
+	grep -qE '^prcu-torture: illegal-barrier: ([1-9][0-9]*) barrier calls inside read-side sections or callbacks, \1 refused and reported by the flavor$' "$OUT" ||
+		die "not every illegal barrier was refused: $(grep illegal-barrier: "$OUT")"
+	expect_out '^prcu-torture:--- End of test: SUCCESS: '
+}
+
+# --illegal-barrier on a flavor that does not declare the check: the
+# harness never hands it an illegal barrier (no deadlock, 0 calls).
+t_illegal_barrier_spares_unchecked_flavors() {
+	run --flavor srcu --illegal-barrier --duration 1 --stat-interval 0
+	expect_status 0
+	expect_out '^srcu-torture: illegal-barrier: 0 barrier calls inside read-side sections or callbacks, 0 refused and reported by the flavor$'
+}
+
+# --reader-cbs: callbacks posted from inside read-side sections are legal
+# and accounted like any other: srcu and memb pass with posts made; a
+# flavor whose call() may block is spared.
+t_reader_cbs_legal() {
+	local f
+	for f in srcu memb; do
+		run --flavor $f --reader-cbs 20 --duration 2 --stat-interval 0
+		expect_status 0
+		expect_out "^$f-torture: reader-cbs: [1-9][0-9]* callbacks posted inside read-side sections$"
+		expect_out "^$f-torture: Callbacks: invoked: [1-9][0-9]* early: 0 duplicate: 0 lost: 0$"
+	done
+	bad_input "--reader-cbs: 'x' is not valid; expected an integer from 0 to 1000000000" --reader-cbs x
+}
+
+# --onoff-call: a call() on a just-offlined CPU must be run by the barrier
+# that follows; srcu (one callback list) passes with such calls made.
+t_onoff_call_srcu() {
+	run --flavor srcu --cpus 4 --onoff-interval 20ms --onoff-call --duration 2 --stat-interval 0
+	expect_status 0
+	expect_out '^srcu-torture: onoff-call: [1-9][0-9]* callbacks posted on offline CPUs, 0 not run by the barrier after them$'
+}
+
 # ci/bench/catalogue (make bench): one seed of every entry, its row and
 # its JSON, with the figures of the runs it kept.
 t_catalogue_bench_script() {

@@ -71,6 +71,7 @@ enum { TAG_GLOBAL, TAG_LOCAL };
 static long migrate_cbs = 1, gp_engine = 1, cb_tag = TAG_GLOBAL, rfc2018;
 static long idle_tick_ms = 1, poll_full_early, late_migrate;
 static long offline_call_leak, retire_drain, retire_drain_wait;
+static long unchecked_barrier;
 static long gpwrap_lag; /* the standard parameter (--gpwrap-lag) */
 static const char *const tag_names[] = { "global", "local", NULL };
 
@@ -102,6 +103,9 @@ static const struct rcut_param prcu_params[] = {
 	{ "retire_drain_wait",
 	  "a reported bug on demand (folly issue 1211, 2019): with retire_drain=1 the drain waits for the grace-period mutex, which a synchronize holds while it waits for readers: a call() inside a read-side section deadlocks against it (0: try-lock, folly's 2023 fix)",
 	  RCUT_PARAM_BOOL, 0, 1, NULL, &retire_drain_wait },
+	{ "unchecked_barrier",
+	  "barrier() called inside a read-side section or from a callback waits like any other, and deadlocks (liburcu's rcu_barrier() refuses the first with an error; 0: refuse both and report them)",
+	  RCUT_PARAM_BOOL, 0, 1, NULL, &unchecked_barrier },
 	{ "gpwrap_lag",
 	  "start the grace-period numbers this many grace periods before they wrap around (0: at 0)",
 	  RCUT_PARAM_INT, 0, 1000000000, NULL, &gpwrap_lag },
@@ -151,10 +155,12 @@ static bool have_membarrier;
 static pthread_t tick_thread;
 static atomic_bool tick_stop;
 static atomic_ulong n_invoked, n_migrated, n_offline_leaked, n_drains;
+static atomic_ulong n_barriers_refused;
 static _Atomic uint64_t drain_at;    /* ns: when the next drain is due */
 static atomic_long drains_in_reader; /* waiting for gp_mutex in a section */
 /* The calling thread's read-side nesting (a signal handler's nets to 0). */
 static __thread int reader_depth;
+static __thread bool invoking; /* this thread runs callbacks now */
 
 /* A queued head's list link and tag live in its flavor_priv words. */
 #define NEXT(h) (*(struct rcut_head **)&(h)->flavor_priv[0])
@@ -432,12 +438,14 @@ static void invoke_ready(struct prcu_cpu *c)
 	*end = NULL;
 	pthread_mutex_unlock(&c->cb_lock);
 	rcut_race_point(RCUT_RACE_CB_INVOKE);
+	invoking = true;
 	while (list) {
 		struct rcut_head *next = NEXT(list);
 
 		list->func(list);
 		list = next;
 	}
+	invoking = false;
 	atomic_fetch_add(&n_invoked, (unsigned long)n);
 	pthread_mutex_lock(&c->cb_lock);
 	c->len -= n;
@@ -478,8 +486,26 @@ static void barrier_cb(struct rcut_head *head)
 	atomic_fetch_sub(&barrier_count, 1);
 }
 
+/*
+ * barrier() where it would wait for itself: inside a read-side section
+ * (its callbacks wait for a grace period that waits for the caller) or
+ * from a callback (the tick that must run its callbacks is the caller).
+ * Refused and reported, as liburcu's rcu_barrier() refuses the first;
+ * prcu.unchecked_barrier=1 lets it wait, and hang.
+ */
+static bool barrier_refused(void)
+{
+	if (unchecked_barrier || (reader_depth <= 0 && !invoking))
+		return false;
+	atomic_fetch_add(&n_barriers_refused, 1);
+	rcut_illegal_barrier();
+	return true;
+}
+
 static void prcu_barrier(void)
 {
+	if (barrier_refused())
+		return;
 	pthread_mutex_lock(&barrier_mutex);
 	atomic_store(&barrier_count, 1);
 	pthread_rwlock_rdlock(&hotplug_lock);
@@ -743,6 +769,11 @@ static void prcu_stats(FILE *out)
 			" retire_drain%s (%lu drains, %ld inside read-side sections waiting for the grace-period mutex)",
 			retire_drain_wait ? " retire_drain_wait" : "",
 			atomic_load(&n_drains), atomic_load(&drains_in_reader));
+	if (unchecked_barrier)
+		fprintf(out, " unchecked_barrier");
+	else if (atomic_load(&n_barriers_refused))
+		fprintf(out, " (%lu illegal barriers refused)",
+			atomic_load(&n_barriers_refused));
 	fputc('\n', out);
 }
 
@@ -762,7 +793,8 @@ const struct rcut_flavor rcut_flavor_prcu = {
 	 * data only; a handler's section on the same CPU nets to zero.
 	 */
 	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
-		RCUT_CAP_EXP_IS_SYNC | RCUT_CAP_READ_SIGNAL_SAFE,
+		RCUT_CAP_EXP_IS_SYNC | RCUT_CAP_READ_SIGNAL_SAFE |
+		RCUT_CAP_BARRIER_CHECK,
 	.params = prcu_params,
 	.init = prcu_init,
 	.cleanup = prcu_cleanup,
