@@ -667,6 +667,7 @@ static int final_report(struct torture_run *run, bool stalled_run, bool drained)
 	torture_segments_print(run, stdout);
 	irqreader_summary(run, stdout);
 	torture_legality_report(run, stdout);
+	torture_gp_exp_report(run, stdout);
 	print_first_failure(run);
 	torture_print_gp_state(run, true);
 	status = torture_test_verdict(run, &s, stalled_run);
