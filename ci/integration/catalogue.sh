@@ -133,14 +133,16 @@ t_onoff_call_srcu() {
 }
 
 # --exp-gp-bound: a bound no expedited grace period can meet fails the
-# run once 20 have run, naming the count; one every grace period meets
+# run once 100 have run, naming the count; one every grace period meets
 # passes with the count printed.
 t_exp_gp_bound() {
-	run --flavor srcu --gp-exp --exp-gp-bound 1ns --duration 2 --stat-interval 0
+	run --flavor srcu --cpus 4 --nreaders 2 --nfakewriters 0 --gp-exp --exp-gp-bound 1ns \
+		--duration 5 --stat-interval 0
 	expect_status 1
 	expect_out '^srcu-torture: !!! first failure at [0-9.]+ s: expedited grace-period latency: [0-9]+ of [0-9]+ expedited grace periods took longer than --exp-gp-bound=0.000 ms .*: the median is above the bound$'
 	expect_out '^srcu-torture: exp-gp-bound: [1-9][0-9]* expedited grace periods, [1-9][0-9]* longer than 0.000 ms$'
-	run --flavor srcu --gp-exp --exp-gp-bound 1d --duration 2 --stat-interval 0
+	run --flavor srcu --cpus 4 --nreaders 2 --nfakewriters 0 --gp-exp --exp-gp-bound 1d \
+		--duration 2 --stat-interval 0
 	expect_status 0
 	expect_out '^srcu-torture: exp-gp-bound: [1-9][0-9]* expedited grace periods, 0 longer than 86400000.000 ms$'
 }

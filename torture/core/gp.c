@@ -149,7 +149,7 @@ static void check_gp_witnesses(struct torture_run *run, enum rcut_gp_kind kind,
 		torture_gp_names[kind], w[i].reader);
 }
 
-#define EXP_BOUND_MIN_GPS 20 /* expedited GPs before the median counts */
+#define EXP_BOUND_MIN_GPS 100 /* expedited GPs before the median counts */
 
 /*
  * --exp-gp-bound: an expedited grace period that took ns.  Once
