@@ -2,16 +2,23 @@
 # and their FIXED-* twins, man page "CATALOGUE OF REPORTED RCU BUGS"):
 # each bug's scenario ends as the bug did, its fixed twin passes.
 
-# Every BUG-* entry has a FIXED-* twin with the same options but the
-# flavor parameter that brings the bug back.
+# Every BUG-* entry has a FIXED-* twin with the same options in the same
+# order but for one line: the same flavor parameter (NAME.KEY=) with
+# another value, the one that brings the bug back.
 t_catalogue_every_bug_has_a_fixed_twin() {
-	local f name n=0
+	local f name n=0 bug fixed
 	for f in ci/scenarios/BUG-*; do
 		name=${f##*/}
 		[[ -f ci/scenarios/FIXED-${name#BUG-} ]] || die "$name has no FIXED-${name#BUG-}"
-		diff <(grep -v '^#' "$f" | sed 's/=1$/=0/') \
-			<(grep -v '^#' "ci/scenarios/FIXED-${name#BUG-}") >/dev/null ||
-			die "$name and its twin differ in more than the bug's parameter"
+		bug=$(diff <(grep -v '^#' "$f") <(grep -v '^#' "ci/scenarios/FIXED-${name#BUG-}") |
+			sed -n 's/^< //p')
+		fixed=$(diff <(grep -v '^#' "$f") <(grep -v '^#' "ci/scenarios/FIXED-${name#BUG-}") |
+			sed -n 's/^> //p')
+		[[ $bug =~ ^[a-z0-9-]+\.[a-z_0-9]+=[^$'\n']+$ && $fixed =~ ^[a-z0-9-]+\.[a-z_0-9]+=[^$'\n']+$ &&
+			${bug%%=*} == "${fixed%%=*}" && $bug != "$fixed" ]] ||
+			die "$name and its twin differ in more than the bug's parameter: '$bug' / '$fixed'"
+		[[ $(diff <(grep -v '^#' "$f") <(grep -v '^#' "ci/scenarios/FIXED-${name#BUG-}") |
+			grep -c '^[<>]') == 2 ]] || die "$name and its twin differ in more than one line"
 		n=$((n + 1))
 	done
 	((n >= 1)) || die "no catalogue entries"
@@ -38,10 +45,114 @@ t_catalogue_prcu_late_migrate() {
 	expect_out '^prcu-torture:--- End of test: SUCCESS: '
 }
 
-# ci/bench/catalogue (make bench): one seed of every entry, its row and
-# its JSON, with the figures of the runs it kept.
+# 2012, "rcu: Disallow callback registry on offline CPUs": a call() on an
+# offline CPU leaks until the CPU comes back, so the barrier the onoff
+# thread calls right after it returns without it: a lost callback naming
+# the offline CPU.  The twin queues it on an online CPU and passes, with
+# such calls made (posted > 0) and none leaked.
+t_catalogue_prcu_offline_call() {
+	run --scenario BUG-PRCU-OFFLINE-CALL --duration 5 --stat-interval 0
+	expect_status 1
+	expect_out '^prcu-torture: !!! first failure at [0-9.]+ s: lost callback: callback 0x[0-9a-f]+ posted by call\(\) on offline simulated CPU [0-9]+ was not invoked by a barrier that began after that call\(\) returned: leaked on the offline CPU$'
+	expect_out '^prcu-torture: onoff-call: [1-9][0-9]* callbacks posted on offline CPUs, [1-9][0-9]* not run by the barrier after them$'
+	expect_out '^prcu-torture: prcu: .* offline_call_leak \([1-9][0-9]* queued on offline CPUs\)$'
+	expect_out '^prcu-torture:--- End of test: FAILURE: '
+	run --scenario FIXED-PRCU-OFFLINE-CALL --duration 3 --stat-interval 0
+	expect_status 0
+	expect_out '^prcu-torture: onoff-call: [1-9][0-9]* callbacks posted on offline CPUs, 0 not run by the barrier after them$'
+	expect_out '^prcu-torture:--- End of test: SUCCESS: '
+}
+
+# folly issue 1211 (2019), "Deadlock possible between rcu_retire and
+# synchronize_rcu": a reader's call() drains under the mutex that a
+# synchronize holds while it waits for that reader: a STALL, with the
+# flavor state naming the drain stuck inside a read-side section (and the
+# watchdog the reader, unless more threads than it lists are stuck).  The
+# twin only try-locks and passes with drains and reader posts made.
+t_catalogue_folly_retire_sync() {
+	run --scenario BUG-FOLLY-RETIRE-SYNC --duration 15 --stat-interval 0
+	expect_status 4
+	expect_out '^prcu-torture: STALL at [0-9.]+ s: '
+	expect_out '^prcu-torture: flavor state: prcu: .* retire_drain retire_drain_wait \([0-9]+ drains, [1-9][0-9]* inside read-side sections waiting for the grace-period mutex\)$'
+	expect_out '^prcu-torture:--- End of test: STALL: '
+	run --scenario FIXED-FOLLY-RETIRE-SYNC --duration 3 --stat-interval 0
+	expect_status 0
+	expect_out '^prcu-torture: prcu: .* retire_drain \([1-9][0-9]* drains, 0 inside read-side sections waiting for the grace-period mutex\)$'
+	expect_out '^prcu-torture: reader-cbs: [1-9][0-9]* callbacks posted inside read-side sections$'
+	expect_out '^prcu-torture:--- End of test: SUCCESS: '
+}
+
+# liburcu's rule: no rcu_barrier() inside a read-side section or from a
+# callback.  Without the check the barrier called from a callback waits
+# for callbacks its own thread must run: a STALL naming the harness's
+# illegal call (on the STALL line or among the "also waiting", depending on
+# which stuck operation is oldest).  The twin refuses and reports every
+# such call (tries == refusals > 0) and passes.
+t_catalogue_liburcu_illegal_barrier() {
+	run --scenario BUG-LIBURCU-ILLEGAL-BARRIER --duration 15 --stat-interval 0
+	expect_status 4
+	expect_out "^prcu-torture: (STALL at [0-9.]+ s: |also waiting \([0-9]+\): (.*; )?)illegal-barrier 0 stuck in (waiting for a callback that calls barrier\(\)|barrier\(\) inside a read-side section) for "
+	expect_out '^prcu-torture: flavor state: prcu: .* unchecked_barrier$'
+	expect_out '^prcu-torture: illegal-barrier: [1-9][0-9]* barrier calls inside read-side sections or callbacks, 0 refused and reported by the flavor$'
+	expect_out '^prcu-torture:--- End of test: STALL: '
+	run --scenario FIXED-LIBURCU-ILLEGAL-BARRIER --duration 3 --stat-interval 0
+	expect_status 0
+	grep -qE '^prcu-torture: illegal-barrier: ([1-9][0-9]*) barrier calls inside read-side sections or callbacks, \1 refused and reported by the flavor$' "$OUT" ||
+		die "not every illegal barrier was refused: $(grep illegal-barrier: "$OUT")"
+	expect_out '^prcu-torture:--- End of test: SUCCESS: '
+}
+
+# --illegal-barrier on a flavor that does not declare the check: the
+# harness never hands it an illegal barrier (no deadlock, 0 calls).
+t_illegal_barrier_spares_unchecked_flavors() {
+	run --flavor srcu --illegal-barrier --duration 1 --stat-interval 0
+	expect_status 0
+	expect_out '^srcu-torture: illegal-barrier: 0 barrier calls inside read-side sections or callbacks, 0 refused and reported by the flavor$'
+}
+
+# --reader-cbs: callbacks posted from inside read-side sections are legal
+# and accounted like any other: srcu and memb pass with posts made; a
+# flavor whose call() may block is spared.
+t_reader_cbs_legal() {
+	local f
+	for f in srcu memb; do
+		run --flavor $f --reader-cbs 20 --duration 2 --stat-interval 0
+		expect_status 0
+		expect_out "^$f-torture: reader-cbs: [1-9][0-9]* callbacks posted inside read-side sections$"
+		expect_out "^$f-torture: Callbacks: invoked: [1-9][0-9]* early: 0 duplicate: 0 lost: 0$"
+	done
+	bad_input "--reader-cbs: 'x' is not valid; expected an integer from 0 to 1000000000" --reader-cbs x
+}
+
+# --onoff-call: a call() on a just-offlined CPU must be run by the barrier
+# that follows; srcu (one callback list) passes with such calls made.
+t_onoff_call_srcu() {
+	run --flavor srcu --cpus 4 --onoff-interval 20ms --onoff-call --duration 2 --stat-interval 0
+	expect_status 0
+	expect_out '^srcu-torture: onoff-call: [1-9][0-9]* callbacks posted on offline CPUs, 0 not run by the barrier after them$'
+}
+
+# --exp-gp-bound: a bound no expedited grace period can meet fails the
+# run once 100 have run, naming the count; one every grace period meets
+# passes with the count printed.
+t_exp_gp_bound() {
+	run --flavor srcu --cpus 4 --nreaders 2 --nfakewriters 0 --gp-exp --exp-gp-bound 1ns \
+		--duration 5 --stat-interval 0
+	expect_status 1
+	expect_out '^srcu-torture: !!! first failure at [0-9.]+ s: expedited grace-period latency: [0-9]+ of [0-9]+ expedited grace periods took longer than --exp-gp-bound=0.000 ms .*: the median is above the bound$'
+	expect_out '^srcu-torture: exp-gp-bound: [1-9][0-9]* expedited grace periods, [1-9][0-9]* longer than 0.000 ms$'
+	run --flavor srcu --cpus 4 --nreaders 2 --nfakewriters 0 --gp-exp --exp-gp-bound 1d \
+		--duration 2 --stat-interval 0
+	expect_status 0
+	expect_out '^srcu-torture: exp-gp-bound: [1-9][0-9]* expedited grace periods, 0 longer than 86400000.000 ms$'
+}
+
+# ci/bench/catalogue (make bench): one seed of one entry (every entry's
+# pair has its own test above), its row and its JSON, with the figures of
+# the runs it kept.
 t_catalogue_bench_script() {
-	ci/bench/catalogue --bin "$BIN" --seeds 1 --limit 6 --out "$TEST_TMP/b" >"$OUT" 2>"$ERR"
+	ci/bench/catalogue --bin "$BIN" --seeds 1 --limit 6 --only PRCU-LATE-MIGRATE \
+		--out "$TEST_TMP/b" >"$OUT" 2>"$ERR"
 	STATUS=$?
 	expect_status 0
 	expect_out '^entry +reproduced +median_s +worst_s +fixed_ok +target$'

@@ -70,6 +70,8 @@ enum { TAG_GLOBAL, TAG_LOCAL };
 
 static long migrate_cbs = 1, gp_engine = 1, cb_tag = TAG_GLOBAL, rfc2018;
 static long idle_tick_ms = 1, poll_full_early, late_migrate;
+static long offline_call_leak, retire_drain, retire_drain_wait;
+static long unchecked_barrier;
 static long gpwrap_lag; /* the standard parameter (--gpwrap-lag) */
 static const char *const tag_names[] = { "global", "local", NULL };
 
@@ -92,6 +94,18 @@ static const struct rcut_param prcu_params[] = {
 	{ "late_migrate",
 	  "a reported bug on demand (Linux, 2017): CPU offline waits for the outgoing CPU's callbacks to be invoked before migrating them, but an outgoing CPU no longer invokes callbacks: the offline hangs (0: migrate first)",
 	  RCUT_PARAM_BOOL, 0, 1, NULL, &late_migrate },
+	{ "offline_call_leak",
+	  "a reported bug on demand (Linux, 2012): call() on an offline CPU queues the callback there, where nothing invokes it and the barrier does not look, until the CPU comes back (0: queue it on an online CPU)",
+	  RCUT_PARAM_BOOL, 0, 1, NULL, &offline_call_leak },
+	{ "retire_drain",
+	  "call() drains now and then, as folly's rcu_retire() does: once per 10 ms one call() takes the grace-period mutex, without waiting (try-lock), and hands its CPU's ready callbacks to the next tick",
+	  RCUT_PARAM_BOOL, 0, 1, NULL, &retire_drain },
+	{ "retire_drain_wait",
+	  "a reported bug on demand (folly issue 1211, 2019): with retire_drain=1 the drain waits for the grace-period mutex, which a synchronize holds while it waits for readers: a call() inside a read-side section deadlocks against it (0: try-lock, folly's 2023 fix)",
+	  RCUT_PARAM_BOOL, 0, 1, NULL, &retire_drain_wait },
+	{ "unchecked_barrier",
+	  "barrier() called inside a read-side section or from a callback waits like any other, and deadlocks (liburcu's rcu_barrier() refuses the first with an error; 0: refuse both and report them)",
+	  RCUT_PARAM_BOOL, 0, 1, NULL, &unchecked_barrier },
 	{ "gpwrap_lag",
 	  "start the grace-period numbers this many grace periods before they wrap around (0: at 0)",
 	  RCUT_PARAM_INT, 0, 1000000000, NULL, &gpwrap_lag },
@@ -140,7 +154,13 @@ static atomic_long barrier_count;
 static bool have_membarrier;
 static pthread_t tick_thread;
 static atomic_bool tick_stop;
-static atomic_ulong n_invoked, n_migrated;
+static atomic_ulong n_invoked, n_migrated, n_offline_leaked, n_drains;
+static atomic_ulong n_barriers_refused;
+static _Atomic uint64_t drain_at;    /* ns: when the next drain is due */
+static atomic_long drains_in_reader; /* waiting for gp_mutex in a section */
+/* The calling thread's read-side nesting (a signal handler's nets to 0). */
+static __thread int reader_depth;
+static __thread bool invoking; /* this thread runs callbacks now */
 
 /* A queued head's list link and tag live in its flavor_priv words. */
 #define NEXT(h) (*(struct rcut_head **)&(h)->flavor_priv[0])
@@ -184,6 +204,7 @@ static int prcu_read_lock(void)
 	int cpu = my_slot(),
 	    ph = atomic_load_explicit(&phase, memory_order_relaxed);
 
+	reader_depth++;
 	rcut_race_point(RCUT_RACE_READ_LOCK); /* phase read, not counted */
 	atomic_fetch_add_explicit(&cpus[cpu].locked[ph], 1,
 				  memory_order_relaxed);
@@ -201,6 +222,7 @@ static void prcu_read_unlock(int idx)
 {
 	struct prcu_cpu *c = &cpus[idx >> 1];
 
+	reader_depth--;
 	rcut_race_point(RCUT_RACE_READ_UNLOCK);
 	/* Release: the section's loads are done before the count drops. */
 	if (atomic_fetch_sub_explicit(&c->locked[idx & 1], 1,
@@ -301,14 +323,95 @@ static void enqueue(int cpu, struct rcut_head *head, unsigned long tag)
 	need_gp(tag + 1);
 }
 
+/* The first online CPU's slot, else the no-CPU one (hotplug locked). */
+static int online_slot(void)
+{
+	for (int i = 0; i < ncpus; i++)
+		if (atomic_load(&cpus[i].online))
+			return i;
+	return ncpus;
+}
+
+/*
+ * call() on an offline CPU (code late in a CPU offline runs there): its
+ * list is not served, and barrier skips it.  Fixed: queue on an online
+ * CPU.  prcu.offline_call_leak=1, Linux before 2012 ("rcu: Disallow
+ * callback registry on offline CPUs"): queue it there, leaked until the
+ * CPU comes back.
+ */
+static void call_offline(int cpu, struct rcut_head *head)
+{
+	unsigned long tag;
+
+	pthread_rwlock_rdlock(&hotplug_lock);
+	if (atomic_load(&cpus[cpu].online))
+		; /* back online meanwhile */
+	else if (!offline_call_leak)
+		cpu = online_slot();
+	else
+		atomic_fetch_add(&n_offline_leaked, 1);
+	tag = callback_tag(cpu);
+	rcut_race_point(RCUT_RACE_CB_QUEUE);
+	enqueue(cpu, head, tag);
+	pthread_rwlock_unlock(&hotplug_lock);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * prcu.retire_drain: folly's rcu_retire() drains the pending work now and
+ * then (every 3.2 s there, every 10 ms here, so that a run sees many):
+ * the call() that finds a drain due takes the grace-period mutex and
+ * hands its CPU's ready callbacks to the next tick.  synchronize holds that mutex while it
+ * waits for readers, so a drain that waits for it
+ * (prcu.retire_drain_wait=1, folly issue 1211) from inside a read-side
+ * section waits for a grace period that waits for it.  folly's fix
+ * (2023) only try-locks, and skips the drain when the mutex is taken.
+ */
+static void retire_drain_maybe(int cpu)
+{
+	uint64_t now = now_ns(), due = atomic_load(&drain_at);
+
+	if (now < due || !atomic_compare_exchange_strong(&drain_at, &due,
+							 now + 10 * TICK_NS))
+		return;
+	if (retire_drain_wait) {
+		bool in_reader = reader_depth > 0;
+
+		if (in_reader)
+			atomic_fetch_add(&drains_in_reader, 1);
+		pthread_mutex_lock(&gp_mutex);
+		if (in_reader)
+			atomic_fetch_sub(&drains_in_reader, 1);
+	} else if (pthread_mutex_trylock(&gp_mutex))
+		return;
+	atomic_fetch_add(&n_drains, 1);
+	/* Its CPU's ready callbacks go to the next tick, idle or not. */
+	atomic_store(&cpus[cpu].ran, true);
+	pthread_mutex_unlock(&gp_mutex);
+}
+
 static void prcu_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 {
 	int cpu = my_slot();
-	unsigned long tag = callback_tag(cpu);
+	unsigned long tag;
 
 	head->func = func;
+	if (cpu < ncpus && !atomic_load(&cpus[cpu].online)) {
+		call_offline(cpu, head);
+		return;
+	}
+	tag = callback_tag(cpu);
 	rcut_race_point(RCUT_RACE_CB_QUEUE); /* tagged, not yet queued */
 	enqueue(cpu, head, tag);
+	if (retire_drain)
+		retire_drain_maybe(cpu);
 }
 
 /* Run the ready prefix of one CPU's list (the tick's softirq). */
@@ -335,12 +438,14 @@ static void invoke_ready(struct prcu_cpu *c)
 	*end = NULL;
 	pthread_mutex_unlock(&c->cb_lock);
 	rcut_race_point(RCUT_RACE_CB_INVOKE);
+	invoking = true;
 	while (list) {
 		struct rcut_head *next = NEXT(list);
 
 		list->func(list);
 		list = next;
 	}
+	invoking = false;
 	atomic_fetch_add(&n_invoked, (unsigned long)n);
 	pthread_mutex_lock(&c->cb_lock);
 	c->len -= n;
@@ -381,8 +486,26 @@ static void barrier_cb(struct rcut_head *head)
 	atomic_fetch_sub(&barrier_count, 1);
 }
 
+/*
+ * barrier() where it would wait for itself: inside a read-side section
+ * (its callbacks wait for a grace period that waits for the caller) or
+ * from a callback (the tick that must run its callbacks is the caller).
+ * Refused and reported, as liburcu's rcu_barrier() refuses the first;
+ * prcu.unchecked_barrier=1 lets it wait, and hang.
+ */
+static bool barrier_refused(void)
+{
+	if (unchecked_barrier || (reader_depth <= 0 && !invoking))
+		return false;
+	atomic_fetch_add(&n_barriers_refused, 1);
+	rcut_illegal_barrier();
+	return true;
+}
+
 static void prcu_barrier(void)
 {
+	if (barrier_refused())
+		return;
 	pthread_mutex_lock(&barrier_mutex);
 	atomic_store(&barrier_count, 1);
 	pthread_rwlock_rdlock(&hotplug_lock);
@@ -627,7 +750,7 @@ static void prcu_stats(FILE *out)
 		offline += !atomic_load(&cpus[i].online);
 	}
 	fprintf(out,
-		"prcu: gp_started %lu gp_done %lu need %lu phase %d callbacks queued %lu invoked %lu migrated %lu straggler waits %lu offline CPUs %d %s%s%s%s%s%s%s\n",
+		"prcu: gp_started %lu gp_done %lu need %lu phase %d callbacks queued %lu invoked %lu migrated %lu straggler waits %lu offline CPUs %d %s%s%s%s%s%s%s",
 		atomic_load(&gp_started), atomic_load(&gp_done),
 		atomic_load(&need_ver), atomic_load(&phase), queued,
 		atomic_load(&n_invoked), atomic_load(&n_migrated), stragglers,
@@ -638,6 +761,20 @@ static void prcu_stats(FILE *out)
 		idle_tick_ms > 1 ? " idle_tick_ms>1" : "",
 		poll_full_early ? " poll_full_early" : "",
 		late_migrate ? " late_migrate" : "");
+	if (offline_call_leak)
+		fprintf(out, " offline_call_leak (%lu queued on offline CPUs)",
+			atomic_load(&n_offline_leaked));
+	if (retire_drain)
+		fprintf(out,
+			" retire_drain%s (%lu drains, %ld inside read-side sections waiting for the grace-period mutex)",
+			retire_drain_wait ? " retire_drain_wait" : "",
+			atomic_load(&n_drains), atomic_load(&drains_in_reader));
+	if (unchecked_barrier)
+		fprintf(out, " unchecked_barrier");
+	else if (atomic_load(&n_barriers_refused))
+		fprintf(out, " (%lu illegal barriers refused)",
+			atomic_load(&n_barriers_refused));
+	fputc('\n', out);
 }
 
 static void prcu_ref_loop(unsigned long n)
@@ -656,7 +793,8 @@ const struct rcut_flavor rcut_flavor_prcu = {
 	 * data only; a handler's section on the same CPU nets to zero.
 	 */
 	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
-		RCUT_CAP_EXP_IS_SYNC | RCUT_CAP_READ_SIGNAL_SAFE,
+		RCUT_CAP_EXP_IS_SYNC | RCUT_CAP_READ_SIGNAL_SAFE |
+		RCUT_CAP_BARRIER_CHECK,
 	.params = prcu_params,
 	.init = prcu_init,
 	.cleanup = prcu_cleanup,

@@ -86,6 +86,17 @@ struct rcut_param {
  * Harnesses that predate the bit ignore it.
  */
 #define RCUT_CAP_CALL_MAY_BLOCK (1u << 6)
+/*
+ * barrier() refuses to be called where the kernel forbids rcu_barrier():
+ * inside a read-side section of the calling thread (it would wait for a
+ * grace period that waits for the caller) or from a callback the flavor
+ * is invoking (it would wait for that very callback).  It then returns at
+ * once, waiting for nothing, and calls rcut_illegal_barrier() (as
+ * liburcu's rcu_barrier() prints an error and returns).  --illegal-barrier
+ * makes such calls only on flavors that declare the bit.  Harnesses that
+ * predate the bit ignore it.
+ */
+#define RCUT_CAP_BARRIER_CHECK (1u << 7)
 
 /*
  * Where call() queues callbacks (--call-rcu): one queue for the process,
@@ -281,5 +292,12 @@ static inline void rcut_race_point(enum rcut_race_where where)
  * The harness counts it (and --object-debug expects it).
  */
 void rcut_double_call(struct rcut_head *head);
+
+/*
+ * A flavor that declares RCUT_CAP_BARRIER_CHECK calls this from barrier()
+ * when it refuses a call made inside a read-side section or from a
+ * callback.  The harness counts it (and --illegal-barrier expects it).
+ */
+void rcut_illegal_barrier(void);
 
 #endif /* RCUTORTURE_FLAVOR_H */

@@ -98,6 +98,9 @@ struct rcut_config {
 	long extendables;	   /* RCUT_EXTEND_* segments; 0: classic */
 	bool object_debug;	   /* the duplicate call() test */
 	long n_up_down;		   /* up/down sections in flight; 0: none */
+	long reader_cbs;	   /* one section in N posts a callback */
+	bool onoff_call;	   /* call() on each CPU just offlined */
+	bool illegal_barrier;	   /* barrier() in a section, in a callback */
 	uint64_t stat_interval_ns; /* 0: only the final report */
 	int verbose;		   /* 0 quiet, 1 normal, 2 verbose */
 	bool stop_on_failure;
@@ -125,7 +128,8 @@ struct rcut_config {
 	uint64_t nocbs_toggle_ns; /* between two toggles of one thread */
 	/* Random waits before cond_sync() / between polls (the _wi). */
 	uint64_t gp_cond_wi_ns, gp_poll_wi_ns;
-	uint64_t stutter_ns;	  /* 0: no stutter */
+	uint64_t exp_gp_bound_ns; /* median expedited GP above: fail; 0 off */
+	uint64_t stutter_ns;	      /* 0: no stutter */
 	bool stutter_pause_first; /* the kernel's order (rcutorture.stutter) */
 	uint64_t shuffle_interval_ns; /* 0: no shuffle */
 	uint64_t preempt_duration_ns; /* longest injected preemption; 0: off */

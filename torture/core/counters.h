@@ -37,6 +37,9 @@ struct torture_counters {
 	_Atomic uint64_t writer_gps[RCUT_GP_NKINDS]; /* writer's GP kinds */
 	_Atomic uint64_t cbs_posted, cbs_invoked, cbs_early, cbs_dup;
 	_Atomic uint64_t cbs_lost; /* reported by the lost-callback check */
+	/* --exp-gp-bound: expedited waits timed, longer than the bound. */
+	_Atomic uint64_t exp_timed, exp_over;
+	atomic_bool exp_failed;
 	_Atomic uint64_t failed_checks; /* torture_failure() reports */
 	/* call() on a queued head: all, reported by the flavor, by us. */
 	_Atomic uint64_t cbs_double, cbs_double_flavor, cbs_double_harness;

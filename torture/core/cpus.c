@@ -284,6 +284,20 @@ void torture_cpu_checkpoint_slow(void)
 	counter_inc(&t->run->counters.migrations);
 }
 
+/*
+ * Put the calling thread (the onoff thread, detached) on cpu although it
+ * is offline, as code late in a CPU-offline sequence runs on the outgoing
+ * CPU: the flavor sees rcut_current_cpu() == cpu.  torture_cpu_detach()
+ * takes it off again; only the onoff thread, which alone changes CPU
+ * states, may do this.
+ */
+void torture_cpu_attach_offline(struct torture_cpus *c, int cpu)
+{
+	my_cpus = c;
+	atomic_fetch_add(&c->cpu[cpu].nthreads, 1);
+	current_cpu = cpu;
+}
+
 bool torture_cpu_must_move(void)
 {
 	return current_cpu >= 0 && !cpu_usable(my_cpus, current_cpu);

@@ -50,6 +50,8 @@ void torture_cpu_exit(void);
  */
 bool torture_cpu_detach(void);
 void torture_cpu_attach(void);
+/* The onoff thread on an offline CPU, for --onoff-call (cpus.c). */
+void torture_cpu_attach_offline(struct torture_cpus *c, int cpu);
 /* Whether the calling thread's CPU is going offline or shuffled idle. */
 bool torture_cpu_must_move(void);
 void torture_cpu_checkpoint_slow(void);

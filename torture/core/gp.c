@@ -149,6 +149,48 @@ static void check_gp_witnesses(struct torture_run *run, enum rcut_gp_kind kind,
 		torture_gp_names[kind], w[i].reader);
 }
 
+#define EXP_BOUND_MIN_GPS 100 /* expedited GPs before the median counts */
+
+/*
+ * --exp-gp-bound: an expedited grace period that took ns.  Once
+ * EXP_BOUND_MIN_GPS have run, more than half over the bound (the median
+ * above it) fails the run, once: a regression such as the 2022 Tree SRCU
+ * one, where expedited grace periods slept a jiffy each.
+ */
+static void exp_bound_check(struct torture_run *run, uint64_t ns)
+{
+	struct torture_counters *c = &run->counters;
+	uint64_t bound = run->cfg->exp_gp_bound_ns, n, over;
+
+	n = atomic_fetch_add(&c->exp_timed, 1) + 1;
+	over = atomic_load(&c->exp_over);
+	if (ns > bound)
+		over = atomic_fetch_add(&c->exp_over, 1) + 1;
+	if (n < EXP_BOUND_MIN_GPS || over * 2 <= n ||
+	    atomic_load(&c->exp_failed) ||
+	    atomic_exchange(&c->exp_failed, true))
+		return;
+	torture_failure(
+		run, "expedited grace-period latency",
+		"%llu of %llu expedited grace periods took longer than --exp-gp-bound=%.3f ms (this one %.3f ms): the median is above the bound",
+		(unsigned long long)over, (unsigned long long)n,
+		(double)bound / 1e6, (double)ns / 1e6);
+}
+
+void torture_gp_exp_report(struct torture_run *run, FILE *out)
+{
+	struct torture_counters *c = &run->counters;
+
+	if (!run->cfg->exp_gp_bound_ns)
+		return;
+	fprintf(out,
+		"%s-torture: exp-gp-bound: %llu expedited grace periods, %llu longer than %.3f ms\n",
+		run->flavor->name,
+		(unsigned long long)atomic_load(&c->exp_timed),
+		(unsigned long long)atomic_load(&c->exp_over),
+		(double)run->cfg->exp_gp_bound_ns / 1e6);
+}
+
 void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
 		     enum rcut_gp_kind kind)
 {
@@ -162,6 +204,9 @@ void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
 	case RCUT_GP_EXP:
 		torture_op_begin("synchronize_expedited");
 		f->synchronize_expedited();
+		if (run->cfg->exp_gp_bound_ns)
+			exp_bound_check(run, torture_lostcb_now_us() * 1000 -
+						     start * 1000);
 		break;
 	case RCUT_GP_COND:
 		cookie = f->get_gp_state();

@@ -34,4 +34,7 @@ void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
  */
 void torture_gp_cookie_check(struct torture_run *run);
 
+/* --exp-gp-bound's line in the final report (nothing without it). */
+void torture_gp_exp_report(struct torture_run *run, FILE *out);
+
 #endif /* TORTURE_GP_H */

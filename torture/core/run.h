@@ -19,6 +19,7 @@
 #include "cpus.h"
 #include "elements.h"
 #include "failure.h"
+#include "legality.h"
 #include "lostcb.h"
 #include "onoff_stats.h"
 #include "thread.h"
@@ -92,6 +93,7 @@ struct torture_run {
 	struct torture_pool pool;
 	struct torture_mbchk *mbchk; /* one slot per reader */
 	struct torture_barrier barrier;
+	struct torture_legality legality; /* --reader-cbs, --onoff-call, ... */
 	struct torture_lostcb lostcb;
 	struct torture_onoff onoff;
 	struct torture_updown *updown; /* --n-up-down (threads/updown.c) */

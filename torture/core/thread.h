@@ -91,6 +91,8 @@ void torture_op_begin(const char *op);
  * returns whether it began one, to pass to torture_op_end_if().
  */
 bool torture_op_try_begin(const char *op);
+/* torture_op_begin() for a call inside a read-side section: no detach. */
+void torture_op_begin_on_cpu(const char *op);
 
 /* torture_op_end() if began. */
 void torture_op_end_if(bool began);

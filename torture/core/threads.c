@@ -33,6 +33,21 @@ void torture_op_begin(const char *op)
 	op_detached = torture_cpu_detach(); /* blocked: off its CPU */
 }
 
+/*
+ * The watchdog's name for a flavor call made where the thread must stay
+ * on its simulated CPU (inside a read-side section): torture_op_begin()
+ * without the detach.  torture_op_end() ends it.
+ */
+void torture_op_begin_on_cpu(const char *op)
+{
+	if (!self)
+		return;
+	atomic_store_explicit(&self->op_since_ns, torture_now_ns(),
+			      memory_order_relaxed);
+	atomic_store_explicit(&self->op, op, memory_order_release);
+	op_detached = false;
+}
+
 bool torture_op_try_begin(const char *op)
 {
 	if (!self || atomic_load_explicit(&self->op, memory_order_acquire))

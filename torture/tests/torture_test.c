@@ -246,7 +246,9 @@ static int alloc_tables(struct torture_run *run, const struct thread_kind *k,
 	run->threads.readers =
 		calloc((size_t)run->nreaders, sizeof(*run->threads.readers));
 	if (!run->threads.readers || (barrier && torture_barrier_init(run)) ||
-	    torture_mbchk_init(run, (int)run->nreaders)) {
+	    torture_mbchk_init(run, (int)run->nreaders) ||
+	    (torture_reader_cbs_possible(run->flavor) &&
+	     torture_legality_init(run, (int)run->nreaders))) {
 		fprintf(stderr,
 			"rcutorture: cannot allocate the thread table\n");
 		return -1;
@@ -292,6 +294,9 @@ static int spawn(struct torture_run *run)
 		  torture_preempter },
 		{ "object-debug", c->object_debug && f->call && f->barrier,
 		  torture_object_debug },
+		{ "illegal-barrier",
+		  c->illegal_barrier && torture_illegal_barrier_possible(f),
+		  torture_illegal_barrier },
 		{ "updown-down", updown, torture_updown_down },
 		{ "updown-up", updown, torture_updown_up },
 	};
@@ -661,6 +666,8 @@ static int final_report(struct torture_run *run, bool stalled_run, bool drained)
 	rcut_report_rates(stdout, name, &s);
 	torture_segments_print(run, stdout);
 	irqreader_summary(run, stdout);
+	torture_legality_report(run, stdout);
+	torture_gp_exp_report(run, stdout);
 	print_first_failure(run);
 	torture_print_gp_state(run, true);
 	status = torture_test_verdict(run, &s, stalled_run);
@@ -694,6 +701,7 @@ static void cleanup(struct torture_run *run)
 	run->threads.nreaders = 0;
 	torture_mbchk_cleanup(run);
 	torture_barrier_cleanup(run);
+	torture_legality_cleanup(run);
 	torture_updown_cleanup(run);
 	if (run->test_state && state(run)->parsed)
 		run->cfg = state(run)->parsed;

@@ -112,6 +112,8 @@ void torture_onoff(struct torture_thread *t)
 					      torture_now_ns() - start);
 			if (err)
 				transition_failed(run, cpu, "offline");
+			else if (run->cfg->onoff_call)
+				torture_onoff_call(run, cpu);
 		}
 		torture_cpu_attach();
 		torture_sleep_ns(run, run->cfg->onoff_interval_ns);

@@ -256,6 +256,7 @@ bool torture_one_read(struct torture_thread *t)
 	p = atomic_load_explicit(&t->run->pool.current, memory_order_consume);
 	if (p) {
 		hold_element(t, &rs, p, preempted);
+		torture_reader_section_post(t);
 		pipe = atomic_load_explicit(&p->pipe_count,
 					    memory_order_relaxed);
 	}

@@ -53,6 +53,18 @@ void torture_updown_up(struct torture_thread *t);
 /* --object-debug: the duplicate call() test, once; then idle. */
 void torture_object_debug(struct torture_thread *t);
 
+/*
+ * Calls the kernel's rules allow or forbid, made on purpose (legality.c):
+ * a reader's call() inside its section (--reader-cbs), call() on a CPU
+ * just offlined (--onoff-call), barrier() inside a section and from a
+ * callback (--illegal-barrier, on flavors with RCUT_CAP_BARRIER_CHECK).
+ */
+bool torture_reader_cbs_possible(const struct rcut_flavor *f);
+void torture_reader_section_post(struct torture_thread *t);
+void torture_onoff_call(struct torture_run *run, int cpu);
+bool torture_illegal_barrier_possible(const struct rcut_flavor *f);
+void torture_illegal_barrier(struct torture_thread *t);
+
 void torture_barrier_poster(struct torture_thread *t);
 void torture_barrier_driver(struct torture_thread *t);
 int torture_barrier_init(struct torture_run *run);
