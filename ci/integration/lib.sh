@@ -51,8 +51,8 @@ expect_each_gp_primitive_succeeds() { # flavor
 
 # A 4 s run on 8 simulated CPUs with CPU offline every 20 ms, the barrier
 # test and a callback flood: SUCCESS, every barrier and callback accounted.
-expect_survives_onoff_barrier_and_flood() { # flavor
-	run --flavor "$1" --cpus 8 --onoff-interval 20ms --n-barrier-cbs 4 --fwd-progress 1 \
+expect_survives_onoff_barrier_and_flood() { # flavor [flavor parameters...]
+	run --flavor "$@" --cpus 8 --onoff-interval 20ms --n-barrier-cbs 4 --fwd-progress 1 \
 		--fwd-progress-holdoff 1s --duration 4 --stat-interval 0
 	expect_status 0
 	expect_out "^$1-torture:--- End of test: SUCCESS"

@@ -5,6 +5,19 @@
 
 LIB_FLAVORS="ck-epoch dpdk-qsbr cds-instant cds-buffered cds-signal"
 
+# A library flavor with the parameters the tests of harness features run
+# it with: dpdk-qsbr's check() is wrong in DPDK 22.11 (its acked_token
+# cache; docs/findings/dpdk-qsbr-early-callback.md): in 10 runs of 2 s of
+# one seed at load 18, 5 failed with the library's check and none with
+# dpdk-qsbr.check=scan, so those tests use the scan path.
+lib_flavor_args() { # flavor
+	if [[ $1 == dpdk-qsbr ]]; then
+		echo "dpdk-qsbr dpdk-qsbr.check=scan"
+	else
+		echo "$1"
+	fi
+}
+
 # The run in $OUT ended SUCCESS, pipe clean, every callback run once.
 lib_clean_success() { # flavor
 	expect_status 0
@@ -33,7 +46,8 @@ t_libs_list_flavors_shows_each_library_flavor() {
 t_libs_survive_onoff_barrier_and_flood() {
 	local f
 	for f in $LIB_FLAVORS; do
-		expect_survives_onoff_barrier_and_flood "$f"
+		# shellcheck disable=SC2046 # the flavor and its parameters, split
+		expect_survives_onoff_barrier_and_flood $(lib_flavor_args "$f")
 		expect_out 'onoff: [1-9][0-9]*/'
 	done
 }
@@ -60,7 +74,8 @@ t_libs_stats_line_shows_the_library_counters() {
 t_libs_survive_preemption() {
 	local f
 	for f in $LIB_FLAVORS; do
-		run --flavor "$f" --cpus 4 --preempt-duration 2ms --preempt-interval 5ms \
+		# shellcheck disable=SC2046 # the flavor and its parameters, split
+		run --flavor $(lib_flavor_args "$f") --cpus 4 --preempt-duration 2ms --preempt-interval 5ms \
 			--n-barrier-cbs 2 --duration 3 --stat-interval 0
 		expect_status 0
 		expect_out "^$f-torture:--- End of test: SUCCESS"
@@ -74,7 +89,7 @@ t_libs_survive_preemption() {
 t_libs_parameters_change_the_mapping() {
 	local f
 	for f in "ck-epoch ck-epoch.reclaim=sync ck-epoch.batch=8 ck-epoch.sections=0" \
-		"dpdk-qsbr dpdk-qsbr.sync=poll dpdk-qsbr.check_wait=1 dpdk-qsbr.max_threads=64" \
+		"dpdk-qsbr dpdk-qsbr.sync=poll dpdk-qsbr.check=scan dpdk-qsbr.max_threads=64" \
 		"cds-buffered cds-buffered.capacity=2 cds-buffered.flush_ms=1 cds-buffered.backoff=default"; do
 		# shellcheck disable=SC2086 # flavor and its parameters, split
 		run --flavor $f --fwd-progress 1 --fwd-progress-holdoff 500ms --duration 2 --stat-interval 0
@@ -84,7 +99,7 @@ t_libs_parameters_change_the_mapping() {
 		--gp-async --duration 1
 	expect_status 0
 	expect_out '^ck-epoch: .* dispatch [1-9][0-9]* polls [1-9][0-9]* .* reclaim sync sections 0 batch 8$'
-	run --test scale --flavor dpdk-qsbr dpdk-qsbr.sync=poll dpdk-qsbr.max_threads=64 --duration 1
+	run --test scale --flavor dpdk-qsbr dpdk-qsbr.sync=poll dpdk-qsbr.check_wait=1 dpdk-qsbr.max_threads=64 --duration 1
 	expect_status 0
 	expect_out '^dpdk-qsbr: token [1-9][0-9]* acked [1-9][0-9]* threads [0-9]+/64 '
 	run --test scale --flavor cds-buffered cds-buffered.capacity=2 cds-buffered.backoff=default --gp-async --duration 1
