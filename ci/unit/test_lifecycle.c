@@ -48,18 +48,26 @@ static int setup(void **state)
 
 static const struct torture_test bare_test = { .tag = "unit" };
 
+/* A bare run with n reader threads running fn, behind the closed gate. */
+static void spawn_readers(struct torture_run *run, int n,
+			  void (*fn)(struct torture_thread *t))
+{
+	char err[256];
+
+	torture_run_init(run, &cfg, &unit_flavor, "unit");
+	run->test = &bare_test;
+	assert_int_equal(torture_cpus_init(run, err, sizeof(err)), 0);
+	assert_int_equal(lifecycle_table(run, n), 0);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(lifecycle_spawn(run, "reader", i, fn), 0);
+}
+
 static void gate_holds_threads_until_open(void **state)
 {
 	static struct torture_run run;
-	char err[256];
 
 	(void)state;
-	torture_run_init(&run, &cfg, &unit_flavor, "unit");
-	run.test = &bare_test;
-	assert_int_equal(torture_cpus_init(&run, err, sizeof(err)), 0);
-	assert_int_equal(lifecycle_table(&run, 8), 0);
-	for (int i = 0; i < 8; i++)
-		assert_int_equal(lifecycle_spawn(&run, "reader", i, body), 0);
+	spawn_readers(&run, 8, body);
 	torture_nap_ns(50000000);
 	assert_int_equal(atomic_load(&ran), 0);
 	torture_gate_open(&run);
@@ -68,6 +76,38 @@ static void gate_holds_threads_until_open(void **state)
 	assert_int_equal(atomic_load(&ran), 8);
 	torture_stop(&run);
 	lifecycle_join(&run, run.threads.n);
+}
+
+/* A busy thread body: reads nothing, only gets on until the stop. */
+static void busy_body(struct torture_thread *t)
+{
+	atomic_fetch_add(&ran, 1);
+	while (!torture_must_stop(t->run))
+		torture_progress();
+}
+
+/*
+ * Issue 13 item 1: a main thread starved by spinning threads (here: one
+ * that never looks) cannot let them run on past a timed test's deadline;
+ * the threads stop the run themselves, and the elapsed time freezes near
+ * the deadline.
+ */
+static void threads_enforce_the_deadline(void **state)
+{
+	static struct torture_run run;
+
+	(void)state;
+	spawn_readers(&run, 4, busy_body);
+	torture_mark_start(&run);
+	atomic_store(&run.clock.deadline_ns, torture_now_ns() + 50000000);
+	torture_gate_open(&run);
+	for (int i = 0; i < 5000 && !torture_must_stop(&run); i++)
+		torture_nap_ns(1000000);
+	assert_true(torture_must_stop(&run));
+	assert_true(torture_elapsed_ns(&run) >= 50000000);
+	assert_true(torture_elapsed_ns(&run) < 2000000000);
+	lifecycle_join(&run, run.threads.n);
+	assert_int_equal(atomic_load(&ran), 4);
 }
 
 static int t_setup(struct torture_run *run)
@@ -155,6 +195,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(gate_holds_threads_until_open, setup),
+		cmocka_unit_test_setup(threads_enforce_the_deadline, setup),
 		cmocka_unit_test_setup(hooks_run_in_order, setup),
 	};
 

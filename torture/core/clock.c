@@ -21,12 +21,27 @@ void torture_mark_start(struct torture_run *run)
 {
 	run->clock.start_ns = torture_now_ns();
 	atomic_store(&run->clock.stop_ns, 0);
+	atomic_store(&run->clock.deadline_ns, 0);
 }
 
-/* The stop began: elapsed time freezes here. */
+/* The stop began: elapsed time freezes here (at the first stop). */
 void torture_mark_stop(struct torture_run *run)
 {
-	atomic_store(&run->clock.stop_ns, torture_now_ns());
+	uint64_t none = 0;
+
+	atomic_compare_exchange_strong(&run->clock.stop_ns, &none,
+				       torture_now_ns());
+}
+
+void torture_deadline_check(struct torture_run *run)
+{
+	uint64_t deadline = atomic_load_explicit(&run->clock.deadline_ns,
+						 memory_order_relaxed);
+
+	if (!deadline || torture_must_stop(run) || torture_now_ns() < deadline)
+		return;
+	torture_mark_stop(run);
+	torture_stop(run);
 }
 
 uint64_t torture_elapsed_ns(struct torture_run *run)

@@ -15,13 +15,22 @@ struct torture_run;
 struct torture_clock {
 	uint64_t start_ns;	  /* when the threads started */
 	_Atomic uint64_t stop_ns; /* when the stop began, 0 before */
+	/* A timed test's end, 0 if none: every thread may enforce it. */
+	_Atomic uint64_t deadline_ns;
 };
 
 uint64_t torture_now_ns(void); /* CLOCK_MONOTONIC */
 /* Since the threads started, up to the stop once the run is stopping. */
 uint64_t torture_elapsed_ns(struct torture_run *run);
 void torture_mark_start(struct torture_run *run);
+/* The stop began now, unless it began earlier. */
 void torture_mark_stop(struct torture_run *run);
+/*
+ * Stop the run if its deadline has passed.  The main thread stops it at
+ * the deadline; torture threads call this too, so that a main thread
+ * starved by a thousand spinning readers cannot let them run on.
+ */
+void torture_deadline_check(struct torture_run *run);
 /* Sleep ns, waking at least every 10 ms to notice the stop flag. */
 void torture_sleep_ns(struct torture_run *run, uint64_t ns);
 /* Sleep ns even while stopping: for waits a grace period depends on. */

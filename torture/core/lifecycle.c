@@ -206,6 +206,7 @@ static bool watch(struct torture_run *run, const sigset_t *sigs)
 	uint64_t next_stats = now + c->stat_interval_ns;
 	bool progress = torture_progress_wanted(run);
 
+	atomic_store(&run->clock.deadline_ns, deadline);
 	while (!torture_must_stop(run) && !(test->done && test->done(run))) {
 		int sig;
 

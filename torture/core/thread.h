@@ -74,12 +74,19 @@ struct torture_threads {
 struct torture_thread *torture_self(void);
 
 /* The calling thread got on with its work (the watchdog looks at this). */
+void torture_deadline_check(struct torture_run *run); /* core/clock.c */
+#define TORTURE_DEADLINE_EVERY 256 /* progress steps between clock reads */
+
 static inline void torture_progress(void)
 {
 	struct torture_thread *t = torture_self();
 
-	if (t)
-		counter_inc_owned(&t->progress);
+	if (!t)
+		return;
+	counter_inc_owned(&t->progress);
+	if (!(atomic_load_explicit(&t->progress, memory_order_relaxed) %
+	      TORTURE_DEADLINE_EVERY))
+		torture_deadline_check(t->run);
 }
 
 /* The calling thread enters / leaves a flavor call that may block. */
