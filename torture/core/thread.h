@@ -73,19 +73,23 @@ struct torture_threads {
 /* The calling torture thread, NULL in other threads. */
 struct torture_thread *torture_self(void);
 
-/* The calling thread got on with its work (the watchdog looks at this). */
 void torture_deadline_check(struct torture_run *run); /* core/clock.c */
 #define TORTURE_DEADLINE_EVERY 256 /* progress steps between clock reads */
 
+/*
+ * The calling thread got on with its work (the watchdog looks at this);
+ * now and then it also checks the run's deadline.
+ */
 static inline void torture_progress(void)
 {
 	struct torture_thread *t = torture_self();
+	uint64_t p;
 
 	if (!t)
 		return;
-	counter_inc_owned(&t->progress);
-	if (!(atomic_load_explicit(&t->progress, memory_order_relaxed) %
-	      TORTURE_DEADLINE_EVERY))
+	p = atomic_load_explicit(&t->progress, memory_order_relaxed);
+	atomic_store_explicit(&t->progress, p + 1, memory_order_relaxed);
+	if (!((p + 1) % TORTURE_DEADLINE_EVERY))
 		torture_deadline_check(t->run);
 }
 
