@@ -33,7 +33,7 @@ t_onoff_failures_end_rcu_hotplug() {
 	# The failed transition is announced and named, as any failure is
 	# (issue 13 item 4: the report said "First failure: none").
 	expect_out '^busted-hotplug-torture: !!! first CPU hotplug failure at [0-9.]+ s: simulated CPU [0-9]+ failed to go offline'
-	expect_out '^busted-hotplug-torture: First failure: at [0-9.]+ s, caught by: CPU hotplug: simulated CPU [0-9]+ failed to go offline'
+	expect_out '^busted-hotplug-torture: First failure: at [0-9.]+ s, caught by: CPU hotplug: simulated CPU [0-9]+ failed to go offline: the flavor.s cpu_offline hook refused$'
 	[[ $(grep -c '!!!' "$OUT") == 1 ]] || die "more than one !!! line"
 }
 

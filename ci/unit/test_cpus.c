@@ -54,6 +54,8 @@ static struct {
 	_Atomic int where; /* its CPU at its last loop, -2 before */
 	atomic_bool hold;  /* skip the checkpoint (a long section) */
 	atomic_bool held;  /* it saw hold and skips it */
+	/* Until then: hold, and spin instead of napping (runnable). */
+	_Atomic uint64_t spin_until_ns;
 	atomic_int posts;  /* callbacks to post from its CPU */
 	atomic_int posted; /* callbacks it has posted */
 	struct torture_cb cb[4];
@@ -70,7 +72,9 @@ static void body(struct torture_thread *t)
 	int id = t->id;
 
 	while (!torture_must_stop(t->run)) {
-		if (atomic_load(&ctl[id].hold))
+		bool spin = torture_now_ns() < atomic_load(&ctl[id].spin_until_ns);
+
+		if (atomic_load(&ctl[id].hold) || spin)
 			atomic_store(&ctl[id].held, true);
 		else
 			torture_cpu_checkpoint();
@@ -80,7 +84,8 @@ static void body(struct torture_thread *t)
 			torture_cb_post(t->run, &ctl[id].cb[k], "unit", nop);
 		}
 		atomic_store(&ctl[id].where, rcut_current_cpu());
-		torture_nap_ns(20000);
+		if (!spin)
+			torture_nap_ns(20000);
 	}
 }
 
@@ -95,13 +100,20 @@ static int group_setup(void **state)
 	torture_run_init(&run, &cfg, &fake_flavor, "torture");
 	if (torture_cpus_init(&run, err, sizeof(err)))
 		return -1;
+	/* The table, for the offline's look at the threads left on a CPU. */
+	run.threads.t = thr;
+	run.threads.n = run.threads.cap = NTHREADS;
 	torture_gate_open(&run); /* threads start their loop at once */
 	return 0;
 }
 
 static int setup(void **state)
 {
+	struct rcut_config defaults;
+
 	(void)state;
+	rcut_config_defaults(&defaults);
+	cfg.stall_timeout_ns = defaults.stall_timeout_ns;
 	memset(thr, 0, sizeof(thr));
 	memset(ctl, 0, sizeof(ctl));
 	for (int i = 0; i < NTHREADS; i++)
@@ -124,7 +136,7 @@ static int teardown(void **state)
 		if (!torture_thread_join(&thr[i], deadline))
 			return -1;
 	for (int cpu = 0; cpu < NCPUS; cpu++)
-		torture_cpu_online(&run, cpu);
+		torture_cpu_online(&run, cpu, NULL, 0);
 	return torture_cpus_online(&run.cpus) == NCPUS ? 0 : -1;
 }
 
@@ -156,7 +168,7 @@ static void offline_moves_threads_at_checkpoint(void **state)
 	(void)state;
 	assert_int_equal(start_on(0, 0), 0);
 	assert_int_equal(start_on(1, 1), 1);
-	assert_int_equal(torture_cpu_offline(&run, 0, BOUND_NS), 0);
+	assert_int_equal(torture_cpu_offline(&run, 0, BOUND_NS, NULL, 0), 0);
 	assert_false(torture_cpu_is_online(&run.cpus, 0));
 	assert_int_equal(torture_cpus_online(&run.cpus), NCPUS - 1);
 	assert_int_equal(atomic_load(&offline_calls), 1);
@@ -171,6 +183,7 @@ static void offline_moves_threads_at_checkpoint(void **state)
 static void thread_without_checkpoint_holds_its_cpu(void **state)
 {
 	uint64_t deadline = torture_now_ns() + BOUND_NS;
+	char why[320];
 
 	(void)state;
 	atomic_store(&ctl[0].hold, true);
@@ -178,25 +191,74 @@ static void thread_without_checkpoint_holds_its_cpu(void **state)
 	while (!atomic_load(&ctl[0].held) && torture_now_ns() < deadline)
 		torture_nap_ns(20000);
 	assert_true(atomic_load(&ctl[0].held));
-	assert_int_equal(torture_cpu_offline(&run, 0, 5000000), -1);
+	assert_int_equal(torture_cpu_offline(&run, 0, 5000000, why, sizeof(why)),
+			 TORTURE_OFFLINE_TIMEOUT);
+	assert_non_null(strstr(why, "reader 0 ("));
+	assert_non_null(strstr(why, ") did not leave it within"));
 	assert_true(torture_cpu_is_online(&run.cpus, 0));
 	assert_int_equal(torture_cpus_online(&run.cpus), NCPUS);
 	assert_int_equal(atomic_load(&offline_calls), 0);
 	assert_int_equal(atomic_load(&ctl[0].where), 0);
 	/* At its next checkpoint it would have moved: now the offline works. */
 	atomic_store(&ctl[0].hold, false);
-	assert_int_equal(torture_cpu_offline(&run, 0, BOUND_NS), 0);
+	assert_int_equal(torture_cpu_offline(&run, 0, BOUND_NS, NULL, 0), 0);
 	assert_int_not_equal(wait_off(0, 0), 0);
+}
+
+/* Start thread 0 on CPU 0 holding it, runnable (spinning) for spin_ns. */
+static void start_spinning_holder(uint64_t spin_ns)
+{
+	uint64_t deadline = torture_now_ns() + BOUND_NS;
+
+	assert_int_equal(start_on(0, 0), 0);
+	atomic_store(&ctl[0].spin_until_ns, torture_now_ns() + spin_ns);
+	while (!atomic_load(&ctl[0].held) && torture_now_ns() < deadline)
+		torture_nap_ns(20000);
+	assert_true(atomic_load(&ctl[0].held));
+}
+
+/*
+ * A thread that is runnable (it waits for a real CPU: the machine's load)
+ * is not the flavor's fault: past the bound, the offline waits for it to
+ * leave, and succeeds when it does.
+ */
+static void runnable_thread_delays_the_offline(void **state)
+{
+	(void)state;
+	cfg.stall_timeout_ns = 10 * BOUND_NS;
+	start_spinning_holder(300000000);
+	assert_int_equal(torture_cpu_offline(&run, 0, 5000000, NULL, 0), 0);
+	assert_int_not_equal(wait_off(0, 0), 0);
+}
+
+/* ... but not past half the stall timeout, and the message says why. */
+static void runnable_thread_holds_its_cpu_up_to_half_the_stall_timeout(
+	void **state)
+{
+	uint64_t start;
+	char why[320];
+
+	(void)state;
+	cfg.stall_timeout_ns = 200000000;
+	start_spinning_holder(60ULL * 1000000000ULL);
+	start = torture_now_ns();
+	assert_int_equal(torture_cpu_offline(&run, 0, 5000000, why, sizeof(why)),
+			 TORTURE_OFFLINE_TIMEOUT);
+	assert_true(torture_now_ns() - start >= 100000000);
+	assert_non_null(strstr(why, "reader 0 (runnable) did not leave it"));
+	assert_true(torture_cpu_is_online(&run.cpus, 0));
+	atomic_store(&ctl[0].spin_until_ns, 0);
+	assert_int_equal(torture_cpu_offline(&run, 0, BOUND_NS, NULL, 0), 0);
 }
 
 static void last_cpu_is_never_offlined(void **state)
 {
 	(void)state;
-	assert_int_equal(torture_cpu_offline(&run, 0, BOUND_NS), 0);
-	assert_int_equal(torture_cpu_offline(&run, 0, BOUND_NS), -1);
-	assert_int_equal(torture_cpu_offline(&run, 1, BOUND_NS), 0);
+	assert_int_equal(torture_cpu_offline(&run, 0, BOUND_NS, NULL, 0), 0);
+	assert_int_equal(torture_cpu_offline(&run, 0, BOUND_NS, NULL, 0), -1);
+	assert_int_equal(torture_cpu_offline(&run, 1, BOUND_NS, NULL, 0), 0);
 	assert_int_equal(torture_cpus_online(&run.cpus), 1);
-	assert_int_equal(torture_cpu_offline(&run, 2, BOUND_NS), -1);
+	assert_int_equal(torture_cpu_offline(&run, 2, BOUND_NS, NULL, 0), -1);
 	assert_true(torture_cpu_is_online(&run.cpus, 2));
 	assert_int_equal(torture_cpus_online(&run.cpus), 1);
 	assert_int_equal(atomic_load(&offline_calls), 2);
@@ -207,11 +269,11 @@ static void last_cpu_is_never_offlined(void **state)
 static void online_brings_a_cpu_back(void **state)
 {
 	(void)state;
-	assert_int_equal(torture_cpu_online(&run, 0), -1); /* not offline */
+	assert_int_equal(torture_cpu_online(&run, 0, NULL, 0), -1); /* not offline */
 	assert_int_equal(atomic_load(&online_calls), 0);
-	assert_int_equal(torture_cpu_offline(&run, 0, BOUND_NS), 0);
+	assert_int_equal(torture_cpu_offline(&run, 0, BOUND_NS, NULL, 0), 0);
 	assert_int_not_equal(start_on(0, 0), 0);
-	assert_int_equal(torture_cpu_online(&run, 0), 0);
+	assert_int_equal(torture_cpu_online(&run, 0, NULL, 0), 0);
 	assert_int_equal(atomic_load(&online_calls), 1);
 	assert_int_equal(atomic_load(&last_hook_cpu), 0);
 	assert_true(torture_cpu_is_online(&run.cpus, 0));
@@ -249,9 +311,9 @@ static void callbacks_counted_per_cpu(void **state)
 	assert_int_equal(torture_cpu_with_pending_callbacks(&run.cpus, &r), -1);
 	/* Pending on an offline CPU: not offered until it is back. */
 	post_from(0, 1);
-	assert_int_equal(torture_cpu_offline(&run, 1, BOUND_NS), 0);
+	assert_int_equal(torture_cpu_offline(&run, 1, BOUND_NS, NULL, 0), 0);
 	assert_int_equal(torture_cpu_with_pending_callbacks(&run.cpus, &r), -1);
-	assert_int_equal(torture_cpu_online(&run, 1), 0);
+	assert_int_equal(torture_cpu_online(&run, 1, NULL, 0), 0);
 	assert_int_equal(torture_cpu_with_pending_callbacks(&run.cpus, &r), 1);
 	fake_invoke_all();
 	assert_int_equal(torture_cpu_with_pending_callbacks(&run.cpus, &r), -1);
@@ -265,6 +327,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			thread_without_checkpoint_holds_its_cpu, setup,
 			teardown),
+		cmocka_unit_test_setup_teardown(
+			runnable_thread_delays_the_offline, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			runnable_thread_holds_its_cpu_up_to_half_the_stall_timeout,
+			setup, teardown),
 		cmocka_unit_test_setup_teardown(last_cpu_is_never_offlined,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(online_brings_a_cpu_back, setup,

@@ -204,12 +204,23 @@ static void bind_to(struct torture_cpus *c, int cpu)
 	bound_cpu = cpu;
 }
 
+/* Where the calling torture thread counts, for an offline's message. */
+static void note_attached(int cpu)
+{
+	struct torture_thread *t = torture_self();
+
+	if (t)
+		atomic_store_explicit(&t->attached_cpu1, cpu + 1,
+				      memory_order_relaxed);
+}
+
 /* Try to put the calling thread on cpu; false if cpu is not usable. */
 static bool try_attach(struct torture_cpus *c, int cpu)
 {
 	atomic_fetch_add(&c->cpu[cpu].nthreads, 1);
 	if (cpu_usable(c, cpu)) {
 		current_cpu = cpu;
+		note_attached(cpu);
 		bind_to(c, cpu);
 		return true;
 	}
@@ -257,6 +268,7 @@ bool torture_cpu_detach(void)
 	if (current_cpu < 0)
 		return false;
 	atomic_fetch_sub(&my_cpus->cpu[current_cpu].nthreads, 1);
+	note_attached(-1);
 	current_cpu = -current_cpu - 2; /* remembered, not attached */
 	return true;
 }
@@ -296,6 +308,7 @@ void torture_cpu_attach_offline(struct torture_cpus *c, int cpu)
 	my_cpus = c;
 	atomic_fetch_add(&c->cpu[cpu].nthreads, 1);
 	current_cpu = cpu;
+	note_attached(cpu);
 }
 
 bool torture_cpu_must_move(void)
@@ -319,18 +332,103 @@ int torture_cpus_online(struct torture_cpus *c)
 }
 
 /* Undo a started offline: the CPU is online again. */
-static int offline_abort(struct torture_cpus *c, int cpu)
+static int offline_abort(struct torture_cpus *c, int cpu, int err)
 {
 	atomic_fetch_add(&c->online, 1);
 	atomic_store(&c->cpu[cpu].state, CPU_ONLINE);
-	return -1;
+	return err;
 }
 
-int torture_cpu_offline(struct torture_run *run, int cpu, uint64_t bound_ns)
+/* A thread's scheduler state ('R' runnable or running, 'S', ...), or '?'. */
+static char task_state(pid_t tid)
+{
+	char path[64], buf[512], *close;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return '?';
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	close = strrchr(buf, ')');
+	return close && close[1] == ' ' && close[2] ? close[2] : '?';
+}
+
+/*
+ * The torture threads still on cpu, for the failure message ("reader 3
+ * (runnable)"); true if one of them is runnable, i.e. waits for a real
+ * CPU rather than for the flavor.
+ */
+static bool laggards(struct torture_run *run, int cpu, char *buf, size_t len)
+{
+	struct torture_threads *th = &run->threads;
+	bool runnable = false;
+	size_t used = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (int i = 0; i < th->n; i++) {
+		struct torture_thread *t = &th->t[i];
+		const char *op;
+		char state;
+		int w;
+
+		if (atomic_load_explicit(&t->attached_cpu1,
+					 memory_order_relaxed) != cpu + 1 ||
+		    atomic_load(&t->exited))
+			continue;
+		state = task_state(atomic_load(&t->os_tid));
+		runnable |= state == 'R';
+		op = atomic_load_explicit(&t->op, memory_order_acquire);
+		w = len > used ? snprintf(buf + used, len - used,
+					  "%s%s %d (%s%s%s)", used ? ", " : "",
+					  t->kind, t->id,
+					  state == 'R' ? "runnable" : "waiting",
+					  op ? ", in " : "", op ? op : "") :
+				 0;
+		if (w > 0)
+			used += (size_t)w;
+	}
+	return runnable;
+}
+
+/* Wait for cpu's threads to leave; false (why filled) if they did not. */
+static bool threads_left(struct torture_run *run, int cpu, uint64_t bound_ns,
+			 char *why, size_t len)
+{
+	struct torture_cpus *c = &run->cpus;
+	uint64_t start = torture_now_ns(), deadline = start + bound_ns;
+	uint64_t limit = start + run->cfg->stall_timeout_ns / 2;
+	char who[256];
+
+	while (atomic_load(&c->cpu[cpu].nthreads) > 0) {
+		uint64_t now = torture_now_ns();
+
+		if (now <= deadline) {
+			torture_nap_ns(50000);
+			continue;
+		}
+		if (laggards(run, cpu, who, sizeof(who)) && now < limit) {
+			deadline = now + 10000000; /* look again in 10 ms */
+			continue;
+		}
+		if (why)
+			snprintf(why, len, "%s did not leave it within %.1f s",
+				 who[0] ? who : "a thread",
+				 (double)(now - start) / 1e9);
+		return false;
+	}
+	return true;
+}
+
+int torture_cpu_offline(struct torture_run *run, int cpu, uint64_t bound_ns,
+			char *why, size_t len)
 {
 	const struct rcut_flavor *f = run->flavor;
 	struct torture_cpus *c = &run->cpus;
-	uint64_t deadline = torture_now_ns() + bound_ns;
 	int expected = CPU_ONLINE;
 
 	/*
@@ -341,43 +439,55 @@ int torture_cpu_offline(struct torture_run *run, int cpu, uint64_t bound_ns)
 	 */
 	if (atomic_load(&c->online) <= 1 ||
 	    !atomic_compare_exchange_strong(&c->cpu[cpu].state, &expected,
-					    CPU_GOING_OFFLINE))
+					    CPU_GOING_OFFLINE)) {
+		if (why)
+			snprintf(why, len, "it was not online, or the last");
 		return -1;
+	}
 	atomic_fetch_add(&c->cpu[cpu].offlines, 1);
 	atomic_fetch_sub(&c->online, 1);
-	while (atomic_load(&c->cpu[cpu].nthreads) > 0) {
-		if (torture_now_ns() > deadline)
-			return offline_abort(c, cpu);
-		torture_nap_ns(50000);
-	}
+	if (!threads_left(run, cpu, bound_ns, why, len))
+		return offline_abort(c, cpu, TORTURE_OFFLINE_TIMEOUT);
 	if (f->cpu_offline) {
 		int err;
 
 		torture_op_begin("the flavor's cpu_offline hook");
 		err = f->cpu_offline(cpu);
 		torture_op_end();
-		if (err)
-			return offline_abort(c, cpu);
+		if (err) {
+			if (why)
+				snprintf(why, len,
+					 "the flavor's cpu_offline hook refused");
+			return offline_abort(c, cpu, -1);
+		}
 	}
 	atomic_store(&c->cpu[cpu].state, CPU_OFFLINE);
 	return 0;
 }
 
-int torture_cpu_online(struct torture_run *run, int cpu)
+int torture_cpu_online(struct torture_run *run, int cpu, char *why,
+		       size_t len)
 {
 	const struct rcut_flavor *f = run->flavor;
 	struct torture_cpus *c = &run->cpus;
 
-	if (atomic_load(&c->cpu[cpu].state) != CPU_OFFLINE)
+	if (atomic_load(&c->cpu[cpu].state) != CPU_OFFLINE) {
+		if (why)
+			snprintf(why, len, "it was not offline");
 		return -1;
+	}
 	if (f->cpu_online) {
 		int err;
 
 		torture_op_begin("the flavor's cpu_online hook");
 		err = f->cpu_online(cpu);
 		torture_op_end();
-		if (err)
+		if (err) {
+			if (why)
+				snprintf(why, len,
+					 "the flavor's cpu_online hook refused");
 			return -1;
+		}
 	}
 	atomic_fetch_add(&c->online, 1);
 	atomic_store(&c->cpu[cpu].state, CPU_ONLINE);

@@ -65,9 +65,19 @@ bool torture_cpu_is_online(struct torture_cpus *c, int cpu);
 int torture_cpus_online(struct torture_cpus *c);
 /* How many times cpu has begun to go offline. */
 uint64_t torture_cpu_offlines(struct torture_cpus *c, int cpu);
-/* The onoff thread's transitions; 0 on success, -1 if refused/timed out. */
-int torture_cpu_offline(struct torture_run *run, int cpu, uint64_t bound_ns);
-int torture_cpu_online(struct torture_run *run, int cpu);
+/*
+ * The onoff thread's transitions: 0 on success, -1 if not possible or
+ * the flavor's hook refused, TORTURE_OFFLINE_TIMEOUT if threads did not
+ * leave the CPU in time; why (if not NULL) says which, naming the threads
+ * still on it.  Threads must leave within bound_ns; while one of those
+ * left is runnable (waiting for a real CPU: the machine's load, not the
+ * flavor) the wait goes on, up to half the --stall-timeout.
+ */
+#define TORTURE_OFFLINE_TIMEOUT (-2)
+int torture_cpu_offline(struct torture_run *run, int cpu, uint64_t bound_ns,
+			char *why, size_t len);
+int torture_cpu_online(struct torture_run *run, int cpu, char *why,
+		       size_t len);
 /* Count harness callbacks posted from cpu and not yet invoked. */
 void torture_cpu_callback_posted(struct torture_cpus *c, int cpu, int delta);
 /* An online CPU with callbacks posted from it still pending, or -1. */

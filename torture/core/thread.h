@@ -28,6 +28,8 @@ struct torture_thread {
 	atomic_bool exited;
 	struct torture_rand rand;
 	int cpu; /* the simulated CPU it is (or was last) on */
+	/* The simulated CPU it counts on now, plus one (0: none). */
+	_Atomic int attached_cpu1;
 	/* Odd while inside a read-side section (callback witnesses). */
 	_Atomic uint64_t section;
 	/* Watchdog: bumped as the thread gets on; what it is waiting in. */

@@ -4,8 +4,9 @@
  * --onoff-interval pick a simulated CPU, at random or (half the time) one
  * with harness callbacks still pending on it; offline it if it is online
  * (never the last one), else bring it back.  Offline = mark it going
- * offline, wait (at most ONOFF_BOUND_NS) for every thread on it to move,
- * run the flavor's offline hook, mark it offline.  Attempts, successes and
+ * offline, wait (ONOFF_BOUND_NS, longer while one of them is runnable)
+ * for every thread on it to move, run the flavor's offline hook, mark it
+ * offline.  Attempts, successes and
  * latencies are counted for the kernel's "onoff:" field, in milliseconds
  * (our HZ is 1000).
  */
@@ -13,13 +14,19 @@
 
 #include <stdio.h>
 
-#define ONOFF_BOUND_NS 1000000000ULL /* threads must leave within 1 s */
+/*
+ * Threads must leave within 1 s (longer only while one of them is
+ * runnable: then it waits for a real CPU, not for the flavor).
+ */
+#define ONOFF_BOUND_NS 1000000000ULL
 
 /*
  * One transition, with the kernel's per-transition messages under -v
- * (torture_offline()/torture_online(): "offlining 3", "offlined 3").
+ * (torture_offline()/torture_online(): "offlining 3", "offlined 3"); on
+ * a failure it says why (the failure message's tail).
  */
-static int transition(struct torture_run *run, int cpu, bool online)
+static int transition(struct torture_run *run, int cpu, bool online,
+		      char *why, size_t len)
 {
 	bool say = run->cfg->verbose > 1;
 	const char *name = run->flavor->name;
@@ -28,11 +35,11 @@ static int transition(struct torture_run *run, int cpu, bool online)
 	if (say)
 		printf("%s-torture: torture_onoff task: %s %d\n", name,
 		       online ? "onlining" : "offlining", cpu);
-	err = online ? torture_cpu_online(run, cpu) :
-		       torture_cpu_offline(run, cpu, ONOFF_BOUND_NS);
+	err = online ? torture_cpu_online(run, cpu, why, len) :
+		       torture_cpu_offline(run, cpu, ONOFF_BOUND_NS, why, len);
 	if (say && err)
-		printf("%s-torture: torture_onoff task: %s %d failed: errno %d\n",
-		       name, online ? "online" : "offline", cpu, err);
+		printf("%s-torture: torture_onoff task: %s %d failed: errno %d (%s)\n",
+		       name, online ? "online" : "offline", cpu, err, why);
 	else if (say)
 		printf("%s-torture: torture_onoff task: %s %d\n", name,
 		       online ? "onlined" : "offlined", cpu);
@@ -41,33 +48,30 @@ static int transition(struct torture_run *run, int cpu, bool online)
 	return err;
 }
 
-/* A CPU transition failed: the run's RCU_HOTPLUG verdict names it. */
-static void transition_failed(struct torture_run *run, int cpu,
-			      const char *what)
+/* One transition, counted; a failed one is the run's RCU_HOTPLUG. */
+static void transition_counted(struct torture_run *run, int cpu, bool online)
 {
-	torture_problem(
-		run, true, "CPU hotplug",
-		"simulated CPU %d failed to go %s (the flavor's hook refused, or its threads did not leave within 1 s)",
-		cpu, what);
+	uint64_t start = torture_now_ns();
+	char why[320];
+	int err = transition(run, cpu, online, why, sizeof(why));
+
+	torture_onoff_account(&run->onoff, online, err == 0,
+			      torture_now_ns() - start);
+	if (err)
+		torture_problem(run, true, "CPU hotplug",
+				"simulated CPU %d failed to go %s: %s", cpu,
+				online ? "online" : "offline", why);
+	else if (!online && run->cfg->onoff_call)
+		torture_onoff_call(run, cpu);
 }
 
 /* Bring every CPU back, so what a flavor stranded can still run. */
 static void all_online(struct torture_run *run)
 {
 	torture_cpu_detach();
-	for (int cpu = 0; cpu < run->cpus.n; cpu++) {
-		uint64_t start = torture_now_ns();
-
-		int err;
-
-		if (torture_cpu_is_online(&run->cpus, cpu))
-			continue;
-		err = transition(run, cpu, true);
-		torture_onoff_account(&run->onoff, true, err == 0,
-				      torture_now_ns() - start);
-		if (err)
-			transition_failed(run, cpu, "online");
-	}
+	for (int cpu = 0; cpu < run->cpus.n; cpu++)
+		if (!torture_cpu_is_online(&run->cpus, cpu))
+			transition_counted(run, cpu, true);
 }
 
 void torture_onoff(struct torture_thread *t)
@@ -80,7 +84,6 @@ void torture_onoff(struct torture_thread *t)
 	while (!torture_must_stop(run)) {
 		int cpu = (int)((torture_random(&t->rand) >> 4) %
 				(uint64_t)ncpus);
-		uint64_t start = torture_now_ns();
 
 		/*
 		 * Half the time, go for a CPU that callbacks were posted from
@@ -98,23 +101,10 @@ void torture_onoff(struct torture_thread *t)
 		torture_progress();
 		/* Off our own CPU, or offlining it would wait for us. */
 		torture_cpu_detach();
-		if (!torture_cpu_is_online(cpus, cpu)) {
-			int err = transition(run, cpu, true);
-
-			torture_onoff_account(&run->onoff, true, err == 0,
-					      torture_now_ns() - start);
-			if (err)
-				transition_failed(run, cpu, "online");
-		} else if (torture_cpus_online(cpus) > 1) {
-			int err = transition(run, cpu, false);
-
-			torture_onoff_account(&run->onoff, false, err == 0,
-					      torture_now_ns() - start);
-			if (err)
-				transition_failed(run, cpu, "offline");
-			else if (run->cfg->onoff_call)
-				torture_onoff_call(run, cpu);
-		}
+		if (!torture_cpu_is_online(cpus, cpu))
+			transition_counted(run, cpu, true);
+		else if (torture_cpus_online(cpus) > 1)
+			transition_counted(run, cpu, false);
 		torture_cpu_attach();
 		torture_sleep_ns(run, run->cfg->onoff_interval_ns);
 	}
