@@ -102,6 +102,24 @@ t_catalogue_liburcu_illegal_barrier() {
 	expect_out '^prcu-torture:--- End of test: SUCCESS: '
 }
 
+# liburcu 0.13.2 (2022), "Fix: urcu-wait: futex wait: handle spurious
+# futex wakeups": a waiter that takes any wakeup for its own returns from
+# synchronize before its grace period ends: the harness's early grace
+# period check (a reader still in the section it was in when the wait
+# began), with the flavor state counting the waits cut short.  The twin
+# checks again after every wakeup and passes.
+t_catalogue_liburcu_spurious_wake() {
+	run --scenario BUG-LIBURCU-SPURIOUS-WAKE --duration 5 --stat-interval 0
+	expect_status 1
+	expect_out '^srcu-torture: !!! first failure at [0-9.]+ s: early grace period: a [a-z-]+ grace-period wait returned while reader [0-9]+ was still in the read-side section it was in before the wait began$'
+	expect_out '^srcu-torture: srcu: .* trust_wakeup \([1-9][0-9]* waits ended by a wakeup before their grace period\)$'
+	expect_out '^srcu-torture:--- End of test: FAILURE: '
+	run --scenario FIXED-LIBURCU-SPURIOUS-WAKE --duration 3 --stat-interval 0
+	expect_status 0
+	expect_out '^srcu-torture: Writer GPs: sync: [1-9][0-9]* exp: [1-9][0-9]* '
+	expect_out '^srcu-torture:--- End of test: SUCCESS: '
+}
+
 # --illegal-barrier on a flavor that does not declare the check: the
 # harness never hands it an illegal barrier (no deadlock, 0 calls).
 t_illegal_barrier_spares_unchecked_flavors() {
