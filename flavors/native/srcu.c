@@ -57,7 +57,7 @@ static long trust_wakeup;	 /* the liburcu 0.13.2 bug on demand */
 
 static const struct rcut_param srcu_params[] = {
 	{ "policy",
-	  "delay policy preset: v5.18 (before 2022), 282d (282d8998e997), 640a (640a7d37c3f4), final (v5.19)",
+	  "delay policy preset: v5.18 (before 2022), 282d (282d8998e997: the reported 2022 regression, expedited grace periods sleep a jiffy), 640a (640a7d37c3f4), final (v5.19, with 4f2bfd9494a0 \"srcu: Make expedited RCU grace periods block even less frequently\")",
 	  RCUT_PARAM_ENUM, 0, 0, policy_names, &policy },
 	{ "hz", "jiffies per second", RCUT_PARAM_INT, 100, 1000, NULL, &hz },
 	{ "max_nodelay_phase",
