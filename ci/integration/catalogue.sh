@@ -146,6 +146,20 @@ t_illegal_barrier_spares_unchecked_flavors() {
 	expect_out '^srcu-torture: illegal-barrier: 0 barrier calls inside read-side sections or callbacks, 0 refused and reported by the flavor$'
 }
 
+# --illegal-barrier on a flavor that declares the check but does not
+# report (the silent-barrier plugin: its barrier() refuses, returning at
+# once, without calling rcut_illegal_barrier()): the harness names it,
+# with no call refused and reported, and the run fails.
+t_illegal_barrier_silent_flavor_reported() {
+	need_plugins
+	run --flavor "$PLUGINS/librcutorture-silent-barrier.so" --illegal-barrier --duration 2 \
+		--stat-interval 0
+	expect_status 1
+	expect_out '^silent-barrier-torture: !!! first failure at [0-9.]+ s: undetected illegal barrier: flavor silent-barrier declares barrier checks \(RCUT_CAP_BARRIER_CHECK\), but its barrier\(\) called (inside a read-side section|from a callback) returned without reporting it$'
+	expect_out '^silent-barrier-torture: illegal-barrier: [1-9][0-9]* barrier calls inside read-side sections or callbacks, 0 refused and reported by the flavor$'
+	expect_out '^silent-barrier-torture:--- End of test: FAILURE: '
+}
+
 # --reader-cbs: callbacks posted from inside read-side sections are legal
 # and accounted like any other: srcu and memb pass with posts made; a
 # flavor whose call() may block is spared.
