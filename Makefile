@@ -154,7 +154,7 @@ unit: $(UNIT_BINS)
 PLUGIN_DIR := $(BUILD)/plugins
 PLUGIN_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -fPIC -shared -O2 -g
 PLUGINS := $(PLUGIN_DIR)/librcutorture-example.so $(PLUGIN_DIR)/librcutorture-broken.so \
-	$(PLUGIN_DIR)/librcutorture-example-v1.so
+	$(PLUGIN_DIR)/librcutorture-example-v1.so $(PLUGIN_DIR)/librcutorture-silent-barrier.so
 BAD_PLUGINS := $(patsubst %,$(PLUGIN_DIR)/bad/lib%.so,wrong_abi no_symbol missing_hooks)
 
 plugins: $(PLUGINS) $(BAD_PLUGINS) mutants
@@ -162,6 +162,7 @@ plugins: $(PLUGINS) $(BAD_PLUGINS) mutants
 $(PLUGIN_DIR)/librcutorture-example.so: ci/plugins/example_rcu.c include/rcutorture/flavor.h
 $(PLUGIN_DIR)/librcutorture-broken.so: ci/plugins/broken_rcu.c ci/plugins/example_rcu.c include/rcutorture/flavor.h
 $(PLUGIN_DIR)/librcutorture-example-v1.so: ci/plugins/example_v1.c ci/plugins/example_rcu.c include/rcutorture/flavor.h
+$(PLUGIN_DIR)/librcutorture-silent-barrier.so: ci/plugins/silent_barrier_rcu.c ci/plugins/example_rcu.c include/rcutorture/flavor.h
 $(PLUGINS):
 	@mkdir -p $(dir $@)
 	@echo "  PLUGIN  $@"

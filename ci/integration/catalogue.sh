@@ -102,12 +102,62 @@ t_catalogue_liburcu_illegal_barrier() {
 	expect_out '^prcu-torture:--- End of test: SUCCESS: '
 }
 
+# liburcu 0.13.2 (2022), "Fix: urcu-wait: futex wait: handle spurious
+# futex wakeups": a waiter that takes any wakeup for its own returns from
+# synchronize before its grace period ends: the harness's early grace
+# period check (a reader still in the section it was in when the wait
+# began), with the flavor state counting the waits cut short.  The twin
+# checks again after every wakeup and passes.
+t_catalogue_liburcu_spurious_wake() {
+	run --scenario BUG-LIBURCU-SPURIOUS-WAKE --duration 5 --stat-interval 0
+	expect_status 1
+	expect_out '^srcu-torture: !!! first failure at [0-9.]+ s: early grace period: a [a-z-]+ grace-period wait returned while reader [0-9]+ was still in the read-side section it was in before the wait began$'
+	expect_out '^srcu-torture: srcu: .* trust_wakeup \([1-9][0-9]* waits ended by a wakeup before their grace period\)$'
+	expect_out '^srcu-torture:--- End of test: FAILURE: '
+	run --scenario FIXED-LIBURCU-SPURIOUS-WAKE --duration 3 --stat-interval 0
+	expect_status 0
+	expect_out '^srcu-torture: Writer GPs: sync: [1-9][0-9]* exp: [1-9][0-9]* '
+	expect_out '^srcu-torture:--- End of test: SUCCESS: '
+}
+
+# Tree SRCU, 2022: 282d8998e997 made expedited grace periods sleep a
+# jiffy or more (qemu boots slowed to minutes), fixed for v5.19 by
+# 8f870e6eb8c0 and 4f2bfd9494a0.  With srcu.policy=282d at HZ=100 most
+# expedited grace periods take over 3 ms: --exp-gp-bound's failure, the
+# state line naming the policy.  The twin (srcu.policy=final) passes with
+# at least 100 expedited grace periods timed, so that the check ran.
+t_catalogue_srcu_exp_delay() {
+	run --scenario BUG-SRCU-EXP-DELAY --duration 10 --stat-interval 0
+	expect_status 1
+	expect_out '^srcu-torture: !!! first failure at [0-9.]+ s: expedited grace-period latency: [0-9]+ of [0-9]+ expedited grace periods took longer than --exp-gp-bound=3.000 ms .*: the median is above the bound$'
+	expect_out '^srcu-torture: srcu: policy 282d hz 100 '
+	expect_out '^srcu-torture:--- End of test: FAILURE: '
+	run --scenario FIXED-SRCU-EXP-DELAY --duration 5 --stat-interval 0
+	expect_status 0
+	expect_out '^srcu-torture: exp-gp-bound: [1-9][0-9]{2,} expedited grace periods, [0-9]+ longer than 3.000 ms$'
+	expect_out '^srcu-torture:--- End of test: SUCCESS: '
+}
+
 # --illegal-barrier on a flavor that does not declare the check: the
 # harness never hands it an illegal barrier (no deadlock, 0 calls).
 t_illegal_barrier_spares_unchecked_flavors() {
 	run --flavor srcu --illegal-barrier --duration 1 --stat-interval 0
 	expect_status 0
 	expect_out '^srcu-torture: illegal-barrier: 0 barrier calls inside read-side sections or callbacks, 0 refused and reported by the flavor$'
+}
+
+# --illegal-barrier on a flavor that declares the check but does not
+# report (the silent-barrier plugin: its barrier() refuses, returning at
+# once, without calling rcut_illegal_barrier()): the harness names it,
+# with no call refused and reported, and the run fails.
+t_illegal_barrier_silent_flavor_reported() {
+	need_plugins
+	run --flavor "$PLUGINS/librcutorture-silent-barrier.so" --illegal-barrier --duration 2 \
+		--stat-interval 0
+	expect_status 1
+	expect_out '^silent-barrier-torture: !!! first failure at [0-9.]+ s: undetected illegal barrier: flavor silent-barrier declares barrier checks \(RCUT_CAP_BARRIER_CHECK\), but its barrier\(\) called (inside a read-side section|from a callback) returned without reporting it$'
+	expect_out '^silent-barrier-torture: illegal-barrier: [1-9][0-9]* barrier calls inside read-side sections or callbacks, 0 refused and reported by the flavor$'
+	expect_out '^silent-barrier-torture:--- End of test: FAILURE: '
 }
 
 # --reader-cbs: callbacks posted from inside read-side sections are legal

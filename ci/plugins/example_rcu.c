@@ -32,6 +32,10 @@
  * ci/plugins/broken_rcu.c builds the same file with EXAMPLE_BROKEN: its
  * synchronize skips the wait after the flip, and rcutorture must catch it.
  * ci/plugins/example_v1.c builds it as an ABI version 1 plugin.
+ * ci/plugins/silent_barrier_rcu.c builds it with EXAMPLE_SILENT_BARRIER:
+ * it declares barrier checks (RCUT_CAP_BARRIER_CHECK) and its barrier()
+ * returns at once inside a read-side section or from a callback, but
+ * never reports it (rcut_illegal_barrier()): --illegal-barrier must FAIL.
  */
 #define _GNU_SOURCE
 #include <rcutorture/flavor.h>
@@ -48,6 +52,12 @@
 #define EXAMPLE_NAME "example"
 #define EXAMPLE_DESCRIPTION \
 	"plugin: a two-phase counter-flip RCU (ci/plugins/example_rcu.c)"
+#endif
+
+#ifdef EXAMPLE_SILENT_BARRIER
+#define EXAMPLE_EXTRA_CAPS RCUT_CAP_BARRIER_CHECK
+#else
+#define EXAMPLE_EXTRA_CAPS 0
 #endif
 
 #define MAX_CPUS 1024 /* per-CPU statistics beyond this are not kept */
@@ -75,6 +85,7 @@ static bool worker_stop;
 static pthread_t worker;
 static _Atomic unsigned long cbs_queued, cbs_invoked;
 static _Atomic unsigned long cbs_by_cpu[MAX_CPUS]; /* who posted them */
+static __thread bool in_worker; /* this thread invokes the callbacks */
 
 static long poll_us = 100; /* example.poll_us */
 
@@ -251,6 +262,7 @@ static void example_call(struct rcut_head *head,
 static void *example_worker(void *arg)
 {
 	(void)arg;
+	in_worker = true;
 	pthread_mutex_lock(&cb_lock);
 	for (;;) {
 		struct rcut_head *batch, *next;
@@ -297,9 +309,24 @@ static void marker_reached(struct rcut_head *head)
 	pthread_mutex_unlock(&cb_lock);
 }
 
+#ifdef EXAMPLE_SILENT_BARRIER
+/* Is this barrier() illegal: inside this thread's section, or a callback? */
+static bool barrier_illegal(void)
+{
+	return in_worker || (self && (atomic_load(&self->count[0]) ||
+				      atomic_load(&self->count[1])));
+}
+#endif
+
 static void example_barrier(void)
 {
 	struct marker m = { .done = false };
+
+#ifdef EXAMPLE_SILENT_BARRIER
+	/* Refused, as liburcu's rcu_barrier() does, but never reported. */
+	if (barrier_illegal())
+		return;
+#endif
 
 	example_call(&m.head, marker_reached);
 	pthread_mutex_lock(&cb_lock);
@@ -365,7 +392,8 @@ const struct rcut_flavor rcutorture_flavor = {
 	.abi_version = RCUT_FLAVOR_ABI_VERSION,
 	.name = EXAMPLE_NAME,
 	.description = EXAMPLE_DESCRIPTION,
-	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING,
+	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
+		EXAMPLE_EXTRA_CAPS,
 	.params = example_params,
 	.init = example_init,
 	.cleanup = example_cleanup,

@@ -53,10 +53,11 @@ static long exp_holdoff = 25000; /* ns; the kernel's DEFAULT_SRCU_EXP_HOLDOFF */
 static long debug_objects = 1;	 /* detect call() on a queued head */
 static long busted_updown;	 /* negative control for down_read */
 static long gpwrap_lag;		 /* the standard parameter (--gpwrap-lag) */
+static long trust_wakeup;	 /* the liburcu 0.13.2 bug on demand */
 
 static const struct rcut_param srcu_params[] = {
 	{ "policy",
-	  "delay policy preset: v5.18 (before 2022), 282d (282d8998e997), 640a (640a7d37c3f4), final (v5.19)",
+	  "delay policy preset: v5.18 (before 2022), 282d (282d8998e997: the reported 2022 regression, expedited grace periods sleep a jiffy), 640a (640a7d37c3f4), final (v5.19, with 4f2bfd9494a0 \"srcu: Make expedited RCU grace periods block even less frequently\")",
 	  RCUT_PARAM_ENUM, 0, 0, policy_names, &policy },
 	{ "hz", "jiffies per second", RCUT_PARAM_INT, 100, 1000, NULL, &hz },
 	{ "max_nodelay_phase",
@@ -80,6 +81,9 @@ static const struct rcut_param srcu_params[] = {
 	{ "gpwrap_lag",
 	  "start gp_seq this many grace periods before it wraps around, as the kernel's SRCU_GP_SEQ_INITIAL_VAL starts it 100 short (0: at 0)",
 	  RCUT_PARAM_INT, 0, 1000000000, NULL, &gpwrap_lag },
+	{ "trust_wakeup",
+	  "a reported bug on demand (liburcu 0.13.2, 2022, \"Fix: urcu-wait: futex wait: handle spurious futex wakeups\"): a synchronize() waiter takes its first wakeup for the end of its grace period without checking, and a wakeup meant for an earlier grace period's waiters ends its wait early (0: check again after every wakeup)",
+	  RCUT_PARAM_BOOL, 0, 1, NULL, &trust_wakeup },
 	{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
 };
 
@@ -102,6 +106,7 @@ static long cb_len;
 static pthread_t worker;
 static atomic_bool worker_stop;
 static atomic_ulong n_gps, n_nodelay, n_delayed, n_cbdelayed, n_autoexp;
+static atomic_ulong n_trusted_early;	/* srcu.trust_wakeup: waits cut short */
 static _Atomic uint64_t last_gp_end_ns; /* the kernel's srcu_last_gp_end */
 /*
  * Callbacks and synchronize() waiters see a completed grace period only
@@ -594,12 +599,25 @@ static void need(unsigned long s, bool exp)
 	wake_worker();
 }
 
-/* Sleep until grace period s has ended and been released to waiters. */
+/*
+ * Sleep until grace period s has ended and been released to waiters.
+ * Every release wakes every waiter, so a waiter must check its own grace
+ * period after each wakeup.  srcu.trust_wakeup=1 does not: liburcu's
+ * urcu-wait before 0.13.2 took a futex wakeup for its own, and a wakeup
+ * meant for someone else (here: for an earlier grace period's waiters)
+ * ended a synchronize_rcu() early.
+ */
 static void wait_for(unsigned long s)
 {
 	pthread_mutex_lock(&wait_mutex);
-	while (!cb_done(s))
+	while (!cb_done(s)) {
 		pthread_cond_wait(&done_cond, &wait_mutex);
+		if (trust_wakeup) {
+			if (!cb_done(s))
+				atomic_fetch_add(&n_trusted_early, 1);
+			break;
+		}
+	}
 	pthread_mutex_unlock(&wait_mutex);
 }
 
@@ -896,6 +914,10 @@ static void srcu_stats(FILE *out)
 				atomic_load(&cpus[i].unlock_count[idx]),
 			atomic_load(&cpus[i].lock_count[!idx]) -
 				atomic_load(&cpus[i].unlock_count[!idx]));
+	if (trust_wakeup)
+		fprintf(out,
+			" trust_wakeup (%lu waits ended by a wakeup before their grace period)",
+			atomic_load(&n_trusted_early));
 	fputc('\n', out);
 }
 
