@@ -70,6 +70,16 @@ static void all_online(struct torture_run *run)
 	}
 }
 
+/*
+ * While a --hunt swarm draw has tight reads on, no CPU goes offline (one
+ * offline comes back): runs with both failed to take a CPU offline within
+ * its bound under heavy load (swarm.c, draw_tight), so they take turns.
+ */
+static bool offline_held(struct torture_run *run)
+{
+	return __atomic_load_n(&run->read_tight, __ATOMIC_RELAXED);
+}
+
 void torture_onoff(struct torture_thread *t)
 {
 	struct torture_run *run = t->run;
@@ -105,7 +115,8 @@ void torture_onoff(struct torture_thread *t)
 					      torture_now_ns() - start);
 			if (err)
 				transition_failed(run, cpu, "online");
-		} else if (torture_cpus_online(cpus) > 1) {
+		} else if (torture_cpus_online(cpus) > 1 &&
+			   !offline_held(run)) {
 			int err = transition(run, cpu, false);
 
 			torture_onoff_account(&run->onoff, false, err == 0,
