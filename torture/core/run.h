@@ -22,6 +22,7 @@
 #include "legality.h"
 #include "lostcb.h"
 #include "onoff_stats.h"
+#include "overtaken.h"
 #include "thread.h"
 #include "../config/config.h"
 
@@ -95,6 +96,7 @@ struct torture_run {
 	struct torture_barrier barrier;
 	struct torture_legality legality; /* --reader-cbs, --onoff-call, ... */
 	struct torture_lostcb lostcb;
+	struct torture_overtaken overtaken; /* --hunt: lost wakeups */
 	struct torture_onoff onoff;
 	struct torture_updown *updown; /* --n-up-down (threads/updown.c) */
 	struct torture_segs err_segs;  /* --extendables */
