@@ -262,8 +262,8 @@ t_hunt_tight_reads_hold_offlining() {
 }
 
 # --hunt: a grace-period wait left blocked while many that began after it
-# returned has lost its wakeup, a stall after a quarter of --stall-timeout
-# (2.5 s) instead of the whole (the lost-wakeup mutant's median was the
+# returned has lost its wakeup, a stall after half of --stall-timeout
+# (5 s) instead of the whole (the lost-wakeup mutant's median was the
 # 10 s timeout).  Without --hunt, the timeout as before.
 t_hunt_overtaken_wait_stalls_early() {
 	local dir=${MUTANTS:-$(dirname "$PLUGINS")/mutants}
@@ -271,7 +271,7 @@ t_hunt_overtaken_wait_stalls_early() {
 	run --flavor "$dir/librcutorture-mutant-lost-wakeup.so" --hunt --seed 1 --duration 20 \
 		--stop-on-failure --stat-interval 0 --json "$TEST_TMP/w.json"
 	expect_status 4
-	expect_out '^mutant-lost-wakeup-torture: STALL at [2-9]\.[0-9]+ s: (writer|fakewriter) [0-9]+ stuck in [a-z_ ]+ for [0-9.]+ s, while ([89]|1[0-6])( or more)? grace-period waits that began after it returned \(--stall-timeout 10.0 s\)'
+	expect_out '^mutant-lost-wakeup-torture: STALL at [5-9]\.[0-9]+ s: (writer|fakewriter) [0-9]+ stuck in [a-z_ ]+ for [0-9.]+ s, while 16 or more grace-period waits that began after it returned \(--stall-timeout 10.0 s\)'
 	run --flavor "$dir/librcutorture-mutant-lost-wakeup.so" --seed 1 --duration 20 \
 		--stop-on-failure --stat-interval 0
 	expect_status 4

@@ -4,8 +4,8 @@
  * that began later cannot be done long before one that began earlier:
  * the earlier one needs no more readers to finish (a cookie taken
  * earlier is done no later), and implementations serve their waiters
- * about in order.  One still blocked a quarter of --stall-timeout after
- * it began, while TORTURE_OVERTAKEN_MIN later ones returned, was not
+ * about in order.  One still blocked half of --stall-timeout after it
+ * began, while TORTURE_OVERTAKEN_MIN later ones returned, was not
  * woken (the watchdog applies the time bound).
  */
 #include "overtaken.h"

@@ -3,8 +3,8 @@
  * Overtaken grace-period waits (core/overtaken.c), under --hunt: a
  * synchronize (or expedited, cond or poll wait) still blocked while many
  * grace-period waits that began after it have returned has lost its
- * wakeup.  The watchdog declares the stall after a quarter of
- * --stall-timeout instead of the whole of it.
+ * wakeup.  The watchdog declares the stall after half of --stall-timeout
+ * instead of the whole of it.
  */
 #ifndef TORTURE_CORE_OVERTAKEN_H
 #define TORTURE_CORE_OVERTAKEN_H
@@ -16,7 +16,7 @@ struct torture_run;
 
 #define TORTURE_OVERTAKEN_RING 16 /* returned waits remembered */
 /* Later waits returned: enough to call it a stall. */
-#define TORTURE_OVERTAKEN_MIN 8
+#define TORTURE_OVERTAKEN_MIN TORTURE_OVERTAKEN_RING
 
 struct torture_overtaken {
 	/* When the latest returned waits began (ns), a ring. */
