@@ -217,3 +217,30 @@ t_storebuf_option_errors() {
 	bad_input "--store-buffer-model: needs the store-buffer emulation on" \
 		--flavor "$MUTANTS/librcutorture-mutant-flip-sb.so" --store-buffer-model arm --duration 1
 }
+
+# --hunt draws the store-buffer model (tso or arm) for an instrumented
+# plugin, in every redraw, so plain --hunt catches online-relaxed (a bug
+# on Arm only) under an arm draw; a given --store-buffer-model is kept,
+# and a flavor without the emulation draws no model.
+t_storebuf_hunt_draws_the_model() {
+	need_sb_mutants
+	local s models=
+	for s in $(seq 1 14); do
+		run --dry-run --hunt --seed "$s" --flavor "$MUTANTS/librcutorture-mutant-online-relaxed-sb.so"
+		expect_status 0
+		expect_out '^mutant-online-relaxed-torture: swarm: .* sbmodel=(tso|arm)$'
+		models+=" $(grep -o 'sbmodel=[a-z]*' "$OUT")"
+	done
+	[[ $models == *sbmodel=tso* && $models == *sbmodel=arm* ]] || die "drew only:$models"
+	run --dry-run --hunt --seed 1 --store-buffer-model arm \
+		--flavor "$MUTANTS/librcutorture-mutant-online-relaxed-sb.so"
+	expect_out ' sbmodel=given$'
+	expect_out ' store_buffer_model=arm( |$)'
+	run --dry-run --hunt --seed 1 --flavor "$MUTANTS/librcutorture-mutant-qsbr.so"
+	expect_no_out 'sbmodel'
+	run --flavor "$MUTANTS/librcutorture-mutant-online-relaxed-sb.so" --hunt --stop-on-failure \
+		--duration 20 --seed 2 --stat-interval 0
+	expect_status 1
+	expect_out '^mutant-online-relaxed-torture: swarm draw [0-9]+ at [0-9.]+ s: .* sbmodel=(tso|arm)$'
+	expect_out '^mutant-online-relaxed-torture: First failure under swarm draw [0-9]+ .* tight=on sbmodel=arm$'
+}
