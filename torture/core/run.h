@@ -84,6 +84,7 @@ struct torture_run {
 	bool fast_gps; /* the writers pause 1/20, fake writers 1/100 as long */
 	/* Tight reads (--swarm): back to back, store buffer stuffed first. */
 	bool read_tight;
+	bool offlining;	      /* a CPU is going offline: no tight read starts */
 	atomic_bool stopping; /* every loop polls this */
 	int stop_signal;      /* the SIGINT/SIGTERM that stopped it, or 0 */
 	struct torture_clock clock;

@@ -10,7 +10,6 @@
 #include "../core/gp.h"
 #include "../config/options_table.h"
 #include "../util/parse.h"
-#include "../../flavors/plugin.h"
 #include "../../flavors/registry.h"
 
 #include <stdarg.h>
@@ -321,30 +320,6 @@ static void draw_gpwrap(struct draw *d)
 		item(d, "gpwrap", "off");
 }
 
-/*
- * --hunt, for a plugin built with the store-buffer emulation: its model,
- * x86's tso or arm, half the draws each (live: redrawn every interval).
- * Under arm a seq_cst store waits in the buffer too, so a missing fence
- * after one (the catalogue's online-relaxed) shows; tso shows what x86
- * does.  No item, and no random number used, for other flavors, or when
- * --store-buffer-model is given.
- */
-static void draw_sbmodel(struct draw *d)
-{
-	const struct rcut_storebuf_ops *sb = rcut_plugin_storebuf();
-	struct rcut_config *c = d->cfg;
-
-	if (!c->hunt || !c->store_buffer_delay_ns || !sb || !sb->model)
-		return;
-	if (given(d, "sbmodel",
-		  (const char *const[]){ "store-buffer-model", NULL }))
-		return;
-	c->store_buffer_model =
-		one_in(d, 2) ? RCUT_STOREBUF_ARM : RCUT_STOREBUF_TSO;
-	item(d, "sbmodel", "%s",
-	     rcut_storebuf_model_names[c->store_buffer_model]);
-}
-
 /* The threads' features of an earlier draw, kept as they were. */
 static void keep_threads(struct draw *d, const struct torture_swarm *first)
 {
@@ -406,7 +381,6 @@ void torture_swarm_draw(struct torture_swarm *sw, struct rcut_config *cfg,
 	draw_gp(&d);
 	draw_tight(&d);
 	draw_gpwrap(&d);
-	draw_sbmodel(&d);
 	draw_text(sw);
 	set_switches(run, &d.sw_on);
 }
@@ -430,7 +404,6 @@ void torture_swarm_redraw(struct torture_swarm *sw,
 	draw_reader(&d);
 	draw_gp(&d);
 	draw_tight(&d);
-	draw_sbmodel(&d);
 	draw_text(sw);
 	/* The threads read these while they run. */
 	__atomic_store_n(&run->read_nesting, d.sw_on.nesting, __ATOMIC_RELAXED);

@@ -10,7 +10,6 @@
 #include "../core/failure.h"
 #include "../core/inject.h"
 #include "../core/preempt.h"
-#include "../../flavors/plugin.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -66,14 +65,6 @@ static void apply(struct rcut_config *c, const struct rcut_config *n,
 	else
 		inject_stop();
 	__atomic_store_n(&c->gp_mask, n->gp_mask, __ATOMIC_RELAXED);
-	/* The store-buffer model (--hunt, an instrumented plugin). */
-	if (c->store_buffer_delay_ns && rcut_plugin_storebuf() &&
-	    rcut_plugin_storebuf()->model &&
-	    n->store_buffer_model != c->store_buffer_model) {
-		c->store_buffer_model = n->store_buffer_model;
-		rcut_plugin_storebuf()->model(
-			(enum rcut_storebuf_model)n->store_buffer_model);
-	}
 }
 
 bool swarm_live_note_failure(struct swarm_live *l, struct torture_run *run)

@@ -74,6 +74,8 @@ static void all_online(struct torture_run *run)
  * While a --hunt swarm draw has tight reads on, no CPU goes offline (one
  * offline comes back): runs with both failed to take a CPU offline within
  * its bound under heavy load (swarm.c, draw_tight), so they take turns.
+ * An offline that began before a redraw turned them on finishes first:
+ * readers start no tight read while run->offlining (reader.c).
  */
 static bool offline_held(struct torture_run *run)
 {
@@ -117,7 +119,13 @@ void torture_onoff(struct torture_thread *t)
 				transition_failed(run, cpu, "online");
 		} else if (torture_cpus_online(cpus) > 1 &&
 			   !offline_held(run)) {
-			int err = transition(run, cpu, false);
+			int err;
+
+			__atomic_store_n(&run->offlining, true,
+					 __ATOMIC_SEQ_CST);
+			err = transition(run, cpu, false);
+			__atomic_store_n(&run->offlining, false,
+					 __ATOMIC_RELAXED);
 
 			torture_onoff_account(&run->onoff, false, err == 0,
 					      torture_now_ns() - start);

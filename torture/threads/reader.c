@@ -39,7 +39,8 @@ struct read_state {
 
 /*
  * Whether this read is a tight one (--swarm's "tight"): on the first half
- * of the readers, which the round-robin placement spreads over the CPUs.
+ * of the readers, which the round-robin placement spreads over the CPUs,
+ * and not while a CPU is going offline (onoff.c).
  */
 static bool read_is_tight(struct torture_thread *t)
 {
@@ -47,6 +48,7 @@ static bool read_is_tight(struct torture_thread *t)
 	long half = run->nreaders / 2 > 0 ? run->nreaders / 2 : 1;
 
 	return __atomic_load_n(&run->read_tight, __ATOMIC_RELAXED) &&
+	       !__atomic_load_n(&run->offlining, __ATOMIC_RELAXED) &&
 	       t->id < half && run->threads.readers &&
 	       t->id < run->threads.nreaders &&
 	       run->threads.readers[t->id] == t;
