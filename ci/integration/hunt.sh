@@ -220,3 +220,61 @@ t_hunt_gpwrap_lag_crosses_the_wrap() {
 	run --dry-run --hunt --seed 3 --flavor prcu prcu.gpwrap_lag=7
 	expect_out ' gpwrap=given( |$)'
 }
+
+# --hunt draws the barrier test and the counter wrap in every run (for a
+# flavor with a barrier and gpwrap_lag): the catalogue's barrier and wrap
+# mutants were missed in the seeds that drew them off.  Plain --swarm
+# still draws them off in some runs.
+t_hunt_draws_barrier_and_gpwrap_every_run() {
+	local dir=${MUTANTS:-$(dirname "$PLUGINS")/mutants} s plain=0
+	[[ -f $dir/librcutorture-mutant-flip.so ]] || die "no mutants in $dir: run make mutants"
+	for s in $(seq 1 24); do
+		run --dry-run --hunt --seed "$s" --flavor "$dir/librcutorture-mutant-flip.so"
+		expect_status 0
+		expect_out '^mutant-flip-torture: swarm: .* barrier=(2|4) .* gpwrap=(10|100|1000)$'
+		run --dry-run --swarm --seed "$s" --flavor "$dir/librcutorture-mutant-flip.so"
+		grep -Eq 'swarm: .*(barrier=off|gpwrap=off)' "$OUT" && plain=$((plain + 1))
+	done
+	((plain > 0)) || die "plain --swarm drew the barrier test and the wrap in all 24 seeds"
+}
+
+# Under --hunt tight reads are drawn in runs that take CPUs offline too,
+# and while a draw has them on, no CPU goes offline (the two take turns):
+# seed 5 draws tight=on, seed 6 tight=off, one draw each.  Plain --swarm
+# never draws both.
+t_hunt_tight_reads_hold_offlining() {
+	local dir=${MUTANTS:-$(dirname "$PLUGINS")/mutants} s
+	[[ -f $dir/librcutorture-mutant-flip.so ]] || die "no mutants in $dir: run make mutants"
+	run --flavor "$dir/librcutorture-mutant-flip.so" --hunt --seed 5 --onoff-interval 20ms \
+		--swarm-interval 0 --duration 2 --stat-interval 0
+	expect_status 0
+	expect_out '^mutant-flip-torture: swarm: .* onoff=given .* tight=on '
+	expect_out ' onoff: 0/0:0/0 '
+	run --flavor "$dir/librcutorture-mutant-flip.so" --hunt --seed 6 --onoff-interval 20ms \
+		--swarm-interval 0 --duration 2 --stat-interval 0
+	expect_status 0
+	expect_out '^mutant-flip-torture: swarm: .* tight=off '
+	expect_out ' onoff: [0-9]+/[0-9]+:[1-9][0-9]*/[0-9]+ '
+	for s in $(seq 1 30); do
+		run --dry-run --swarm --seed "$s" --flavor "$dir/librcutorture-mutant-flip.so"
+		expect_no_out 'swarm: .*onoff=[0-9].* tight=on'
+	done
+}
+
+# --hunt: a grace-period wait left blocked while many that began after it
+# returned has lost its wakeup, a stall after half of --stall-timeout
+# (5 s) instead of the whole (the lost-wakeup mutant's median was the
+# 10 s timeout).  Without --hunt, the timeout as before.
+t_hunt_overtaken_wait_stalls_early() {
+	local dir=${MUTANTS:-$(dirname "$PLUGINS")/mutants}
+	[[ -f $dir/librcutorture-mutant-lost-wakeup.so ]] || die "no mutants in $dir: run make mutants"
+	run --flavor "$dir/librcutorture-mutant-lost-wakeup.so" --hunt --seed 1 --duration 20 \
+		--stop-on-failure --stat-interval 0 --json "$TEST_TMP/w.json"
+	expect_status 4
+	expect_out '^mutant-lost-wakeup-torture: STALL at [5-9]\.[0-9]+ s: (writer|fakewriter) [0-9]+ stuck in [a-z_ ]+ for [0-9.]+ s, while 16 or more grace-period waits that began after it returned \(--stall-timeout 10.0 s\)'
+	run --flavor "$dir/librcutorture-mutant-lost-wakeup.so" --seed 1 --duration 20 \
+		--stop-on-failure --stat-interval 0
+	expect_status 4
+	expect_out '^mutant-lost-wakeup-torture: STALL at 1[0-9]\.[0-9]+ s: '
+	expect_no_out 'grace-period waits that began after it'
+}

@@ -152,6 +152,30 @@ t_storebuf_mutants_caught() {
 	expect_no_out 'Store buffer:|store_buffer_delay'
 }
 
+# online-relaxed publishes thread_online's counter with a seq_cst store
+# and no fence after it: correct on x86 (tso passes), a bug on Arm, where
+# later loads pass an stlr.  Under --store-buffer-model arm the tight
+# reads catch it, because they sample the grace-period sequence before
+# their section: a seq_cst load (ldar) inside it drained the store at
+# once, and the mutant was never caught.  --onoff-interval 0: the swarm
+# draws no tight reads in a run that takes CPUs offline.
+t_storebuf_arm_online_relaxed_caught() {
+	need_sb_mutants
+	local caught='early callback|early grace period|too-short grace period|rtmbe'
+	run --flavor "$MUTANTS/librcutorture-mutant-online-relaxed-sb.so" --hunt \
+		--store-buffer-model arm --onoff-interval 0 --stop-on-failure --duration 20 \
+		--seed 1 --stat-interval 0 --json "$TEST_TMP/or.json"
+	expect_status 1
+	expect_out "^mutant-online-relaxed-torture: !!! first failure at [0-9.]+ s: ($caught): "
+	expect_out "^mutant-online-relaxed-torture: First failure under swarm draw [0-9]+ .* tight=on$"
+	[[ $(jqr "$TEST_TMP/or.json" .first_failure.check) =~ ^($caught)$ ]] ||
+		die "JSON first_failure.check is not /$caught/"
+	run --flavor "$MUTANTS/librcutorture-mutant-online-relaxed-sb.so" --hunt \
+		--onoff-interval 0 --duration 3 --seed 1 --stat-interval 0
+	expect_status 0
+	expect_out "^mutant-online-relaxed-torture:--- End of test: SUCCESS: "
+}
+
 # The false-positive control: the correct bases, instrumented, pass
 # --hunt; flip-memb's fenceless readers are right only because its
 # membarrier(2) drains every thread's buffer.

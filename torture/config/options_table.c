@@ -120,7 +120,7 @@ const struct rcut_opt rcut_opts[] = {
 	  .range = "100ms to 1d",
 	  .def = 10 * NSEC_PER_SEC,
 	  .group = RCUT_GROUP_TEST,
-	  .help = "A thread without progress, or a callback not invoked, for this long is a stall: backtraces, exit 4 (100ms to 1d; default: 10s)",
+	  .help = "A thread without progress, or a callback not invoked, for this long is a stall: backtraces, exit 4; with --hunt, a grace-period wait that 16 waits begun after it have overtaken is one after half of it (100ms to 1d; default: 10s)",
 	  AT(10, 18, 7),
 	  .json_at = 10 },
 	{ .name = "stop-on-failure",
@@ -705,7 +705,7 @@ const struct rcut_opt rcut_opts[] = {
 	  F(hunt),
 	  .tests = RCUT_T_TORTURE,
 	  .group = RCUT_GROUP_HUNT,
-	  .help = "The bug-hunting preset: --swarm with preemption and race delays always on (their rates drawn), --preempt-duration 5ms --preempt-interval 0.5ms --race-delay 20 --race-delay-max 2ms as the draw's ceilings, --swarm-interval 1s, two readers per simulated CPU (at least 4); options given explicitly are kept",
+	  .help = "The bug-hunting preset: --swarm with preemption and race delays always on (their rates drawn), --preempt-duration 5ms --preempt-interval 0.5ms --race-delay 20 --race-delay-max 2ms as the draw's ceilings, --swarm-interval 1s, two readers per simulated CPU (at least 4), the barrier test and the counter wrap in every run, tight reads also in runs with CPU offlining (no CPU goes offline while they are on), and a grace-period wait overtaken by 16 later ones a stall after half of --stall-timeout; options given explicitly are kept",
 	  AT(32, 0, 0),
 	  .json_at = 28 },
 

@@ -199,6 +199,8 @@ void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
 	struct torture_witness w[TORTURE_CB_WITNESSES];
 	int nw = run->threads.readers ? torture_witnesses_take(run, w) : 0;
 	unsigned long cookie;
+	const char *op;
+	uint64_t since = 0;
 
 	switch (kind) {
 	case RCUT_GP_EXP:
@@ -229,7 +231,9 @@ void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
 		f->synchronize();
 		break;
 	}
+	op = torture_op_current(&since);
 	torture_op_end();
+	torture_overtaken_done(run, op, since);
 	check_gp_witnesses(run, kind, w, nw);
 	counter_inc(&run->counters.sync_gps);
 	torture_lostcb_gp_done(run, start);

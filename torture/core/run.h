@@ -22,6 +22,7 @@
 #include "legality.h"
 #include "lostcb.h"
 #include "onoff_stats.h"
+#include "overtaken.h"
 #include "thread.h"
 #include "../config/config.h"
 
@@ -83,6 +84,7 @@ struct torture_run {
 	bool fast_gps; /* the writers pause 1/20, fake writers 1/100 as long */
 	/* Tight reads (--swarm): back to back, store buffer stuffed first. */
 	bool read_tight;
+	bool offlining;	      /* a CPU is going offline: no tight read starts */
 	atomic_bool stopping; /* every loop polls this */
 	int stop_signal;      /* the SIGINT/SIGTERM that stopped it, or 0 */
 	struct torture_clock clock;
@@ -95,6 +97,7 @@ struct torture_run {
 	struct torture_barrier barrier;
 	struct torture_legality legality; /* --reader-cbs, --onoff-call, ... */
 	struct torture_lostcb lostcb;
+	struct torture_overtaken overtaken; /* --hunt: lost wakeups */
 	struct torture_onoff onoff;
 	struct torture_updown *updown; /* --n-up-down (threads/updown.c) */
 	struct torture_segs err_segs;  /* --extendables */

@@ -110,6 +110,8 @@ void torture_op_begin_on_cpu(const char *op);
 /* torture_op_end() if began. */
 void torture_op_end_if(bool began);
 void torture_op_end(void);
+/* The op the calling thread is in (NULL: none) and since when (ns). */
+const char *torture_op_current(uint64_t *since_ns);
 
 /* The next thread started goes on simulated CPU 0, the next on 1, ... */
 void torture_threads_reset_placement(struct torture_run *run);

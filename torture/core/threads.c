@@ -62,6 +62,18 @@ void torture_op_end_if(bool began)
 		torture_op_end();
 }
 
+const char *torture_op_current(uint64_t *since_ns)
+{
+	const char *op;
+
+	if (!self)
+		return NULL;
+	op = atomic_load_explicit(&self->op, memory_order_acquire);
+	*since_ns =
+		atomic_load_explicit(&self->op_since_ns, memory_order_relaxed);
+	return op;
+}
+
 void torture_op_end(void)
 {
 	if (!self)

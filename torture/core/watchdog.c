@@ -85,6 +85,37 @@ static void rank(struct stuck *list, int n, struct torture_stall *s)
 	}
 }
 
+/*
+ * --hunt: whether t, stuck in a grace-period wait for half the timeout
+ * (the caller checks), has been overtaken by TORTURE_OVERTAKEN_MIN
+ * grace-period waits that began after it and returned (overtaken.h): a
+ * lost wakeup, a stall now rather than at the timeout.  Says so at the
+ * end of what.  Not after a quarter of the timeout: a correct flavor's
+ * expedited waiter starved on its unfair mutex (the catalogue's qsbr
+ * base) was overtaken by 15 waits in 2.7 s at a load average of 37.
+ */
+static bool overtaken(struct torture_run *run, struct torture_thread *t,
+		      char *what, size_t len)
+{
+	const char *op;
+	uint64_t since;
+	size_t used;
+	int later;
+
+	if (!run->cfg->hunt)
+		return false;
+	op = atomic_load_explicit(&t->op, memory_order_acquire);
+	since = atomic_load(&t->op_since_ns);
+	later = torture_overtaken_count(run, op, since);
+	if (later < TORTURE_OVERTAKEN_MIN)
+		return false;
+	used = strlen(what);
+	snprintf(what + used, len - used,
+		 ", while %d%s grace-period waits that began after it returned",
+		 later, later == TORTURE_OVERTAKEN_RING ? " or more" : "");
+	return true;
+}
+
 /* Every thread stuck for least or more; *tripped if one for timeout. */
 static int collect(struct torture_run *run, uint64_t now, struct stuck *list,
 		   bool *tripped)
@@ -100,9 +131,11 @@ static int collect(struct torture_run *run, uint64_t now, struct stuck *list,
 
 		if (!age)
 			continue;
-		list[n++].age_ns = age;
-		if (now - t->wd_since_ns >= timeout)
+		if (now - t->wd_since_ns >= timeout ||
+		    (now - t->wd_since_ns >= timeout / 2 &&
+		     overtaken(run, t, list[n].what, sizeof(list[n].what))))
 			*tripped = true;
+		list[n++].age_ns = age;
 	}
 	return n;
 }

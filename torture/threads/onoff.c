@@ -74,6 +74,18 @@ static void all_online(struct torture_run *run)
 			transition_counted(run, cpu, true);
 }
 
+/*
+ * While a --hunt swarm draw has tight reads on, no CPU goes offline (one
+ * offline comes back): runs with both failed to take a CPU offline within
+ * its bound under heavy load (swarm.c, draw_tight), so they take turns.
+ * An offline that began before a redraw turned them on finishes first:
+ * readers start no tight read while run->offlining (reader.c).
+ */
+static bool offline_held(struct torture_run *run)
+{
+	return __atomic_load_n(&run->read_tight, __ATOMIC_RELAXED);
+}
+
 void torture_onoff(struct torture_thread *t)
 {
 	struct torture_run *run = t->run;
@@ -101,10 +113,16 @@ void torture_onoff(struct torture_thread *t)
 		torture_progress();
 		/* Off our own CPU, or offlining it would wait for us. */
 		torture_cpu_detach();
-		if (!torture_cpu_is_online(cpus, cpu))
+		if (!torture_cpu_is_online(cpus, cpu)) {
 			transition_counted(run, cpu, true);
-		else if (torture_cpus_online(cpus) > 1)
+		} else if (torture_cpus_online(cpus) > 1 &&
+			   !offline_held(run)) {
+			__atomic_store_n(&run->offlining, true,
+					 __ATOMIC_SEQ_CST);
 			transition_counted(run, cpu, false);
+			__atomic_store_n(&run->offlining, false,
+					 __ATOMIC_RELAXED);
+		}
 		torture_cpu_attach();
 		torture_sleep_ns(run, run->cfg->onoff_interval_ns);
 	}

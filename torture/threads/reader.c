@@ -39,7 +39,8 @@ struct read_state {
 
 /*
  * Whether this read is a tight one (--swarm's "tight"): on the first half
- * of the readers, which the round-robin placement spreads over the CPUs.
+ * of the readers, which the round-robin placement spreads over the CPUs,
+ * and not while a CPU is going offline (onoff.c).
  */
 static bool read_is_tight(struct torture_thread *t)
 {
@@ -47,6 +48,7 @@ static bool read_is_tight(struct torture_thread *t)
 	long half = run->nreaders / 2 > 0 ? run->nreaders / 2 : 1;
 
 	return __atomic_load_n(&run->read_tight, __ATOMIC_RELAXED) &&
+	       !__atomic_load_n(&run->offlining, __ATOMIC_RELAXED) &&
 	       t->id < half && run->threads.readers &&
 	       t->id < run->threads.nreaders &&
 	       run->threads.readers[t->id] == t;
@@ -221,6 +223,39 @@ static void hold_element(struct torture_thread *t, struct read_state *rs,
 	torture_read_check_in_use(t, p, "after the in-section delay");
 }
 
+/*
+ * Choose how a read goes: tight (tight_enter fills the store buffer), or
+ * nested now and then.  A tight read samples the grace-period sequence
+ * here, before its section: the flavor's get_gp_seq() is mostly a seq_cst
+ * load, on Arm an ldar, which waits for every earlier store (stlr) to be
+ * seen, so a sample inside the section is the very fence whose absence
+ * the tight read hunts (under --store-buffer-model arm it drained
+ * thread_online's counter store at once, and the catalogue's
+ * online-relaxed was never caught).  The tight read's Reader Batch entry
+ * then also counts the grace periods of tight_enter (microseconds).
+ * Returns that early sample (0 for other reads: they sample inside).
+ */
+static unsigned long read_prepare(struct torture_thread *t,
+				  struct read_state *rs)
+{
+	const struct rcut_flavor *f = t->run->flavor;
+	unsigned long started = 0;
+
+	rs->tight = read_is_tight(t);
+	if (rs->tight) {
+		started = gp_seq(f);
+		tight_enter(t);
+	} else if ((f->caps & RCUT_CAP_NESTING) &&
+		   __atomic_load_n(&t->run->read_nesting, __ATOMIC_RELAXED) &&
+		   t->run->cfg->reader_nesting > 1 &&
+		   torture_random(&t->rand) % 8 == 0) {
+		rs->nesting =
+			2 + (int)(torture_random(&t->rand) %
+				  (uint64_t)(t->run->cfg->reader_nesting - 1));
+	}
+	return started;
+}
+
 bool torture_one_read(struct torture_thread *t)
 {
 	const struct rcut_flavor *f = t->run->flavor;
@@ -234,16 +269,7 @@ bool torture_one_read(struct torture_thread *t)
 
 	if (t->run->cfg->extendables)
 		return torture_one_read_segments(t);
-	rs.tight = read_is_tight(t);
-	if (rs.tight)
-		tight_enter(t);
-	else if ((f->caps & RCUT_CAP_NESTING) &&
-		 __atomic_load_n(&t->run->read_nesting, __ATOMIC_RELAXED) &&
-		 t->run->cfg->reader_nesting > 1 &&
-		 torture_random(&t->rand) % 8 == 0)
-		rs.nesting =
-			2 + (int)(torture_random(&t->rand) %
-				  (uint64_t)(t->run->cfg->reader_nesting - 1));
+	started = read_prepare(t, &rs);
 	/* Only with preemption injection: no cost to other runs. */
 	watch = __atomic_load_n(&t->run->cfg->preempt_duration_ns,
 				__ATOMIC_RELAXED) != 0;
@@ -252,7 +278,8 @@ bool torture_one_read(struct torture_thread *t)
 		idx[i] = f->read_lock();
 	preempted = watch ? preempt_self_delays() - preempted : 0;
 	section_mark(t);
-	started = gp_seq(f);
+	if (!rs.tight)
+		started = gp_seq(f);
 	p = atomic_load_explicit(&t->run->pool.current, memory_order_consume);
 	if (p) {
 		hold_element(t, &rs, p, preempted);
