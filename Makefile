@@ -249,14 +249,19 @@ $(BENCH_LOOP): $(BENCH_OBJS)
 # by default; MUTANTS_BENCH adds options (e.g. --seeds 3 --limit 20).
 # Then the catalogue of reported RCU bugs (ci/bench/catalogue): each
 # BUG-*/FIXED-* scenario pair over 10 seeds of 10 s; CATALOGUE_BENCH adds
-# options (e.g. --seeds 3).
+# options (e.g. --seeds 3).  Then the busted controls' speed
+# (ci/bench/busted): time to the first failure of each busted flavor with
+# the default options and with --hunt, side by side; BUSTED_BENCH adds
+# options (e.g. --before OLD_BIN for a now/before column).
 MUTANTS_BENCH ?=
 CATALOGUE_BENCH ?=
+BUSTED_BENCH ?=
 bench: all $(BENCH_LOOP) mutants
 	ci/bench/run --bin ./$(OUT) --loop $(BENCH_LOOP) --out $(BUILD)/bench
 	ci/bench/plot --in $(BUILD)/bench/bench.json --out $(BUILD)/bench
 	ci/bench/mutants --bin ./$(OUT) --dir $(MUTANT_DIR) --out $(BUILD)/bench $(MUTANTS_BENCH)
 	ci/bench/catalogue --bin ./$(OUT) --out $(BUILD)/bench $(CATALOGUE_BENCH)
+	ci/bench/busted --bin ./$(OUT) --out $(BUILD)/bench $(BUSTED_BENCH)
 
 # libFuzzer target for the option, duration and parameter parsers (clang).
 FUZZ_BIN := build-fuzz/fuzz_options

@@ -122,3 +122,30 @@ JSON
 	expect_status 0
 	expect_no_out '^(Regressed|No regression)'
 }
+
+# ci/bench/busted (make bench): the busted controls' time to the first
+# failure, default options and --hunt side by side, and with --before a
+# second binary's column with the ratio now/before; a control that passes
+# is a problem (exit 1); bad arguments exit 2.
+t_busted_bench_table() {
+	ci/bench/busted --bin "$BIN" --before "$BIN" --out "$TEST_TMP/b" --only "busted busted-barrier" \
+		--seeds 1 --limit 10 >"$OUT" 2>"$ERR"
+	STATUS=$?
+	expect_status 0
+	expect_out '^control +failed +default s +failed +hunt s +hunt/default +failed +before s +now/before  checks \(default\)$'
+	expect_out '^busted +1/1 +[0-9.]+ +1/1 +[0-9.]+ +[0-9.]+ +1/1 +[0-9.]+ +[0-9.]+  (early grace period|too-short grace period|early callback)'
+	expect_out '^busted-barrier +1/1 +[0-9.]+ +1/1 +[0-9.]+ +[0-9.]+ +1/1 +[0-9.]+ +[0-9.]+  rtbe'
+	[[ $(jqr "$TEST_TMP/b/busted.json" '.controls["busted-barrier"].default.failed') == 1 ]] ||
+		die "busted.json lacks busted-barrier's default run"
+	grep -q -- '--n-barrier-cbs 4' <(head -n 1 "$TEST_TMP/b/busted/busted-barrier.default.1.log") ||
+		grep -q 'n_barrier_cbs=4' "$TEST_TMP/b/busted/busted-barrier.default.1.log" ||
+		die "busted-barrier ran without the barrier test"
+	ci/bench/busted --bin "$BIN" --only "busted memb" >"$OUT" 2>"$ERR"
+	STATUS=$?
+	expect_status 2
+	expect_err "^busted: unknown control 'memb' in --only"
+	ci/bench/busted --bin "$BIN" --seeds 0 >"$OUT" 2>"$ERR"
+	STATUS=$?
+	expect_status 2
+	expect_err "^busted: bad --seeds '0'"
+}
