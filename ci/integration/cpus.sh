@@ -35,6 +35,13 @@ t_onoff_failures_end_rcu_hotplug() {
 	expect_out '^busted-hotplug-torture: !!! first CPU hotplug failure at [0-9.]+ s: simulated CPU [0-9]+ failed to go offline'
 	expect_out '^busted-hotplug-torture: First failure: at [0-9.]+ s, caught by: CPU hotplug: simulated CPU [0-9]+ failed to go offline: the flavor.s cpu_offline hook refused$'
 	[[ $(grep -c '!!!' "$OUT") == 1 ]] || die "more than one !!! line"
+	# --stop-on-failure ends the run at the failed transition, as at any
+	# failure (it ran its whole --duration before).
+	run --flavor busted-hotplug --cpus 4 --onoff-interval 20ms --duration 60 --stat-interval 0 \
+		--stop-on-failure
+	expect_status 3
+	expect_out '^busted-hotplug-torture:--- End of test: RCU_HOTPLUG: '
+	expect_out '^busted-hotplug-torture: Rates over ([0-9]|1[0-9])\.[0-9]+ s:'
 }
 
 t_never_offlines_the_last_cpu() {

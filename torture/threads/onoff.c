@@ -57,11 +57,14 @@ static void transition_counted(struct torture_run *run, int cpu, bool online)
 
 	torture_onoff_account(&run->onoff, online, err == 0,
 			      torture_now_ns() - start);
-	if (err)
+	if (err) {
 		torture_problem(run, true, "CPU hotplug",
 				"simulated CPU %d failed to go %s: %s", cpu,
 				online ? "online" : "offline", why);
-	else if (!online && run->cfg->onoff_call)
+		/* RCU_HOTPLUG is the run's verdict: --stop-on-failure ends it. */
+		if (run->cfg->stop_on_failure)
+			torture_stop(run);
+	} else if (!online && run->cfg->onoff_call)
 		torture_onoff_call(run, cpu);
 }
 
