@@ -109,6 +109,18 @@ t_fwd_progress_need_resched_negative_control_fails() {
 	expect_no_out 'fwd_prog_nr'
 }
 
+# Under --hunt too: injected preemptions and race delays spin in the
+# need_resched loop instead of sleeping (a sleep is a voluntary context
+# switch, which busted-nr counts as a quiescent state: --hunt passed it
+# in 10 of 10 seeds before).
+t_fwd_progress_need_resched_negative_control_fails_under_hunt() {
+	run --scenario BUSTED-NR --hunt --seed 1 --duration 20 --stat-interval 0
+	expect_status 1
+	expect_out '^busted-nr-torture: swarm: preempt='
+	expect_out '^busted-nr-torture: !!! first failure at [0-9.]+ s: forward progress: need_resched test 0: '
+	expect_out '^busted-nr-torture:--- End of test: FAILURE: '
+}
+
 # The same test, the same options, on a correct QSBR flavor: SUCCESS.
 t_fwd_progress_need_resched_correct_flavor_passes() {
 	run --scenario BUSTED-NR --flavor qsbr --duration 8 --stat-interval 0

@@ -73,7 +73,7 @@ static void preempt_handler(int sig)
 	}
 	d = delay_draw_ns(handler_rng(),
 			  __atomic_load_n(&max_ns, __ATOMIC_RELAXED));
-	if (d <= DELAY_SPIN_MAX_NS) {
+	if (d <= DELAY_SPIN_MAX_NS || !delay_may_sleep()) {
 		delay_spin_ns(d);
 		add(&stats.spins, 1);
 	} else {

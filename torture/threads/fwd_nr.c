@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include "../core/run.h"
+#include "../util/delay.h"
 #include "threads.h"
 
 #include <sched.h>
@@ -97,6 +98,7 @@ static void nr_loop(struct torture_thread *t, uint64_t end, struct nr_mark *m)
 
 	if (f->thread_online)
 		f->thread_online();
+	delay_set_never_sleeps(true); /* injected delays spin here */
 	while (torture_now_ns() < end && !torture_must_stop(run)) {
 		int idx = f->read_lock();
 
@@ -110,6 +112,7 @@ static void nr_loop(struct torture_thread *t, uint64_t end, struct nr_mark *m)
 		if (yield)
 			sched_yield();
 	}
+	delay_set_never_sleeps(false);
 	nr_mark_take(run, m);
 	m->end_ver = atomic_load(&run->counters.ver);
 	m->end_gps = nr_gps(run);

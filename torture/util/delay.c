@@ -81,6 +81,18 @@ void delay_sleep_ns(uint64_t ns)
 	errno = saved_errno;
 }
 
+static __thread bool never_sleeps;
+
+void delay_set_never_sleeps(bool on)
+{
+	never_sleeps = on;
+}
+
+bool delay_may_sleep(void)
+{
+	return !never_sleeps;
+}
+
 void delay_max_u64(uint64_t *max, uint64_t v)
 {
 	uint64_t cur = __atomic_load_n(max, __ATOMIC_RELAXED);

@@ -9,6 +9,7 @@
 #ifndef RCUT_TORTURE_DELAY_H
 #define RCUT_TORTURE_DELAY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Delays up to this long spin; longer ones sleep. */
@@ -52,6 +53,19 @@ void delay_spin_ns(uint64_t ns);
 
 /* Sleep ns, resuming after signal handlers (EINTR). */
 void delay_sleep_ns(uint64_t ns);
+
+/*
+ * Whether injected delays may sleep in the calling thread.  A thread that
+ * stands for a task that never blocks (the need_resched loop of
+ * --fwd-progress-need-resched) turns sleeping off: a sleep there would be
+ * a voluntary context switch, which a flavor may rightly count as a
+ * quiescent state, and the test would no longer test what it says.  Its
+ * injected delays then spin for the same time, as the kernel's
+ * preemption of a CPU-bound task does.  Thread-local, so the preemption
+ * signal handler may read it.
+ */
+void delay_set_never_sleeps(bool on);
+bool delay_may_sleep(void);
 
 /* Raise *max to v if v is larger (lock-free). */
 void delay_max_u64(uint64_t *max, uint64_t v);
