@@ -121,13 +121,10 @@ static void take_delay(struct shard *s, uint64_t *r)
 	} else {
 		d = delay_draw_ns(r,
 				  __atomic_load_n(&max_ns, __ATOMIC_RELAXED));
-		if (d <= DELAY_SPIN_MAX_NS || !delay_may_sleep()) {
-			delay_spin_ns(d);
-			add(&s->spins, 1);
-		} else {
-			delay_sleep_ns(d);
+		if (delay_wait_ns(d))
 			add(&s->sleeps, 1);
-		}
+		else
+			add(&s->spins, 1);
 	}
 	took = delay_now_ns() - start;
 	add(&s->delay_ns, took);

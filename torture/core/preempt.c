@@ -73,13 +73,10 @@ static void preempt_handler(int sig)
 	}
 	d = delay_draw_ns(handler_rng(),
 			  __atomic_load_n(&max_ns, __ATOMIC_RELAXED));
-	if (d <= DELAY_SPIN_MAX_NS || !delay_may_sleep()) {
-		delay_spin_ns(d);
-		add(&stats.spins, 1);
-	} else {
-		delay_sleep_ns(d);
+	if (delay_wait_ns(d))
 		add(&stats.sleeps, 1);
-	}
+	else
+		add(&stats.spins, 1);
 	last_end_ns = delay_now_ns();
 	took = last_end_ns - start;
 	last_len_ns = took;

@@ -88,9 +88,14 @@ void delay_set_never_sleeps(bool on)
 	never_sleeps = on;
 }
 
-bool delay_may_sleep(void)
+bool delay_wait_ns(uint64_t ns)
 {
-	return !never_sleeps;
+	if (ns <= DELAY_SPIN_MAX_NS || never_sleeps) {
+		delay_spin_ns(ns);
+		return false;
+	}
+	delay_sleep_ns(ns);
+	return true;
 }
 
 void delay_max_u64(uint64_t *max, uint64_t v)

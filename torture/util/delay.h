@@ -65,7 +65,10 @@ void delay_sleep_ns(uint64_t ns);
  * signal handler may read it.
  */
 void delay_set_never_sleeps(bool on);
-bool delay_may_sleep(void);
+
+/* Wait ns: spin up to DELAY_SPIN_MAX_NS (or always, where sleeping is
+ * off), else sleep.  True if it slept. */
+bool delay_wait_ns(uint64_t ns);
 
 /* Raise *max to v if v is larger (lock-free). */
 void delay_max_u64(uint64_t *max, uint64_t v);
