@@ -264,11 +264,17 @@ t_hunt_tight_reads_hold_offlining() {
 # --hunt: a grace-period wait left blocked while many that began after it
 # returned has lost its wakeup, a stall after half of --stall-timeout
 # (5 s) instead of the whole (the lost-wakeup mutant's median was the
-# 10 s timeout).  Without --hunt, the timeout as before.
+# 10 s timeout).  Without --hunt, the timeout as before.  The first run
+# keeps overtakers coming: eight fake writers, and only waits of which the
+# mutant loses some (synchronize) or none (expedited, polled).  With all
+# five kinds and four fake writers, a loaded machine (CI; 4 busy loops
+# here) lost every waiter within 0.2 s in 5 of 8 runs, so nothing could
+# overtake and the stall came at the timeout; 12 of 12 passed so.
 t_hunt_overtaken_wait_stalls_early() {
 	local dir=${MUTANTS:-$(dirname "$PLUGINS")/mutants}
 	[[ -f $dir/librcutorture-mutant-lost-wakeup.so ]] || die "no mutants in $dir: run make mutants"
 	run --flavor "$dir/librcutorture-mutant-lost-wakeup.so" --hunt --seed 1 --duration 20 \
+		--gp-sync --gp-exp --gp-poll --nfakewriters 8 \
 		--stop-on-failure --stat-interval 0 --json "$TEST_TMP/w.json"
 	expect_status 4
 	expect_out '^mutant-lost-wakeup-torture: STALL at [5-9]\.[0-9]+ s: (writer|fakewriter) [0-9]+ stuck in [a-z_ ]+ for [0-9.]+ s, while 16 or more grace-period waits that began after it returned \(--stall-timeout 10.0 s\)'

@@ -72,7 +72,8 @@ static void body(struct torture_thread *t)
 	int id = t->id;
 
 	while (!torture_must_stop(t->run)) {
-		bool spin = torture_now_ns() < atomic_load(&ctl[id].spin_until_ns);
+		bool spin =
+			torture_now_ns() < atomic_load(&ctl[id].spin_until_ns);
 
 		if (atomic_load(&ctl[id].hold) || spin)
 			atomic_store(&ctl[id].held, true);
@@ -191,8 +192,9 @@ static void thread_without_checkpoint_holds_its_cpu(void **state)
 	while (!atomic_load(&ctl[0].held) && torture_now_ns() < deadline)
 		torture_nap_ns(20000);
 	assert_true(atomic_load(&ctl[0].held));
-	assert_int_equal(torture_cpu_offline(&run, 0, 5000000, why, sizeof(why)),
-			 TORTURE_OFFLINE_TIMEOUT);
+	assert_int_equal(
+		torture_cpu_offline(&run, 0, 5000000, why, sizeof(why)),
+		TORTURE_OFFLINE_TIMEOUT);
 	assert_non_null(strstr(why, "reader 0 ("));
 	assert_non_null(strstr(why, ") did not leave it within"));
 	assert_true(torture_cpu_is_online(&run.cpus, 0));
@@ -232,8 +234,8 @@ static void runnable_thread_delays_the_offline(void **state)
 }
 
 /* ... but not past half the stall timeout, and the message says why. */
-static void runnable_thread_holds_its_cpu_up_to_half_the_stall_timeout(
-	void **state)
+static void
+runnable_thread_holds_its_cpu_up_to_half_the_stall_timeout(void **state)
 {
 	uint64_t start;
 	char why[320];
@@ -242,8 +244,9 @@ static void runnable_thread_holds_its_cpu_up_to_half_the_stall_timeout(
 	cfg.stall_timeout_ns = 200000000;
 	start_spinning_holder(60ULL * 1000000000ULL);
 	start = torture_now_ns();
-	assert_int_equal(torture_cpu_offline(&run, 0, 5000000, why, sizeof(why)),
-			 TORTURE_OFFLINE_TIMEOUT);
+	assert_int_equal(
+		torture_cpu_offline(&run, 0, 5000000, why, sizeof(why)),
+		TORTURE_OFFLINE_TIMEOUT);
 	assert_true(torture_now_ns() - start >= 100000000);
 	assert_non_null(strstr(why, "reader 0 (runnable) did not leave it"));
 	assert_true(torture_cpu_is_online(&run.cpus, 0));
@@ -269,7 +272,8 @@ static void last_cpu_is_never_offlined(void **state)
 static void online_brings_a_cpu_back(void **state)
 {
 	(void)state;
-	assert_int_equal(torture_cpu_online(&run, 0, NULL, 0), -1); /* not offline */
+	assert_int_equal(torture_cpu_online(&run, 0, NULL, 0),
+			 -1); /* not offline */
 	assert_int_equal(atomic_load(&online_calls), 0);
 	assert_int_equal(torture_cpu_offline(&run, 0, BOUND_NS, NULL, 0), 0);
 	assert_int_not_equal(start_on(0, 0), 0);

@@ -383,12 +383,12 @@ static bool laggards(struct torture_run *run, int cpu, char *buf, size_t len)
 		state = task_state(atomic_load(&t->os_tid));
 		runnable |= state == 'R';
 		op = atomic_load_explicit(&t->op, memory_order_acquire);
-		w = len > used ? snprintf(buf + used, len - used,
-					  "%s%s %d (%s%s%s)", used ? ", " : "",
-					  t->kind, t->id,
-					  state == 'R' ? "runnable" : "waiting",
-					  op ? ", in " : "", op ? op : "") :
-				 0;
+		w = len > used ?
+			    snprintf(buf + used, len - used, "%s%s %d (%s%s%s)",
+				     used ? ", " : "", t->kind, t->id,
+				     state == 'R' ? "runnable" : "waiting",
+				     op ? ", in " : "", op ? op : "") :
+			    0;
 		if (w > 0)
 			used += (size_t)w;
 	}
@@ -456,8 +456,9 @@ int torture_cpu_offline(struct torture_run *run, int cpu, uint64_t bound_ns,
 		torture_op_end();
 		if (err) {
 			if (why)
-				snprintf(why, len,
-					 "the flavor's cpu_offline hook refused");
+				snprintf(
+					why, len,
+					"the flavor's cpu_offline hook refused");
 			return offline_abort(c, cpu, -1);
 		}
 	}
@@ -465,8 +466,7 @@ int torture_cpu_offline(struct torture_run *run, int cpu, uint64_t bound_ns,
 	return 0;
 }
 
-int torture_cpu_online(struct torture_run *run, int cpu, char *why,
-		       size_t len)
+int torture_cpu_online(struct torture_run *run, int cpu, char *why, size_t len)
 {
 	const struct rcut_flavor *f = run->flavor;
 	struct torture_cpus *c = &run->cpus;
@@ -484,8 +484,9 @@ int torture_cpu_online(struct torture_run *run, int cpu, char *why,
 		torture_op_end();
 		if (err) {
 			if (why)
-				snprintf(why, len,
-					 "the flavor's cpu_online hook refused");
+				snprintf(
+					why, len,
+					"the flavor's cpu_online hook refused");
 			return -1;
 		}
 	}

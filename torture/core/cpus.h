@@ -76,8 +76,7 @@ uint64_t torture_cpu_offlines(struct torture_cpus *c, int cpu);
 #define TORTURE_OFFLINE_TIMEOUT (-2)
 int torture_cpu_offline(struct torture_run *run, int cpu, uint64_t bound_ns,
 			char *why, size_t len);
-int torture_cpu_online(struct torture_run *run, int cpu, char *why,
-		       size_t len);
+int torture_cpu_online(struct torture_run *run, int cpu, char *why, size_t len);
 /* Count harness callbacks posted from cpu and not yet invoked. */
 void torture_cpu_callback_posted(struct torture_cpus *c, int cpu, int delta);
 /* An online CPU with callbacks posted from it still pending, or -1. */

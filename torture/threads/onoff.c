@@ -25,8 +25,8 @@
  * (torture_offline()/torture_online(): "offlining 3", "offlined 3"); on
  * a failure it says why (the failure message's tail).
  */
-static int transition(struct torture_run *run, int cpu, bool online,
-		      char *why, size_t len)
+static int transition(struct torture_run *run, int cpu, bool online, char *why,
+		      size_t len)
 {
 	bool say = run->cfg->verbose > 1;
 	const char *name = run->flavor->name;
