@@ -244,6 +244,11 @@ static json_object *snapshot(const struct rcut_snapshot *s,
 	put_u64(o, "migrations", s->migrations);
 	put_u64(o, "floods", s->floods);
 	put_u64(o, "max_rss_kib", s->max_rss_kib);
+	if (s->load1 >= 0)
+		put_num(o, "load_avg", s->load1, 2);
+	else
+		put(o, "load_avg", NULL);
+	put_i64(o, "host_cpus", s->host_cpus);
 	put(o, "reader_pipe", histogram(s->pipe));
 	put(o, "reader_batch", histogram(s->batch));
 	put(o, "free_block_circulation", histogram(s->wcount));

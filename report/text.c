@@ -108,6 +108,10 @@ void rcut_report_rates(FILE *out, const char *flavor,
 		(unsigned long long)s->floods);
 	fprintf(out, "%s-torture: Memory: max RSS: %.1f MiB\n", flavor,
 		(double)s->max_rss_kib / 1024.0);
+	if (s->load1 >= 0 && s->host_cpus > 0)
+		fprintf(out,
+			"%s-torture: Machine: load average %.2f on %ld CPUs\n",
+			flavor, s->load1, s->host_cpus);
 	if (s->barrier_attempts)
 		fprintf(out,
 			"%s-torture: Barrier test latency: mean %.1f us max %.1f us over %llu barriers\n",

@@ -21,6 +21,9 @@ expect_json_matches_text() { # json-file
 		"$(grep 'Writer GPs:' "$OUT" | tail -n 1 | sed 's/.*Writer GPs: //')" ]] || die "writer GPs differ"
 	[[ "Memory: max RSS: $(awk -v k="$(jqr "$j" .final.max_rss_kib)" 'BEGIN { printf "%.1f", k / 1024 }') MiB" == \
 		"$(grep -o 'Memory: max RSS: .*' "$OUT")" ]] || die "max RSS differs"
+	[[ "Machine: load average $(awk -v l="$(jqr "$j" .final.load_avg)" 'BEGIN { printf "%.2f", l }') on $(jqr "$j" .final.host_cpus) CPUs" == \
+		"$(grep -o 'Machine: load average .*' "$OUT" | tail -n 1)" ]] || die "machine load differs"
+	[[ $(jqr "$j" .final.host_cpus) == "$(getconf _NPROCESSORS_ONLN)" ]] || die "host_cpus $(jqr "$j" .final.host_cpus), online CPUs $(getconf _NPROCESSORS_ONLN)"
 	[[ "GPs/s: $(jqr "$j" '.rates.gps_per_s * 10 | round / 10')" == \
 		"$(grep -o 'GPs/s: [0-9.]*' "$OUT" | sed 's/\.0$//')" ]] || die "GPs/s differ"
 	jqr "$j" '.final | (.reader_batch | length) == 11 and .onoff.offline_attempts >= 0 and .barrier.attempts >= 0' >/dev/null

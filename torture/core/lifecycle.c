@@ -14,6 +14,7 @@
 #include "../../flavors/plugin.h"
 
 #include "../../report/verdict.h"
+#include "../util/machine.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -57,6 +58,7 @@ stall_exit(struct torture_run *run, const struct torture_stall *s)
 {
 	const struct rcut_flavor *f = run->flavor;
 	uint64_t bound = run->cfg->stall_timeout_ns / 4;
+	struct torture_machine machine;
 	char *state;
 
 	torture_mark_stop(run);
@@ -73,6 +75,10 @@ stall_exit(struct torture_run *run, const struct torture_stall *s)
 		printf("%s-%s: also waiting (%d): %s%s\n", f->name, run->tag,
 		       s->n_also, s->also,
 		       s->n_also > TORTURE_STALL_ALSO_MAX ? "; ..." : "");
+	machine = torture_machine_now();
+	if (torture_machine_busy(&machine))
+		printf("%s-%s: machine busy: load average %.2f on %ld CPUs: on a machine this busy a correct flavor's thread can wait this long; rerun on a quieter one or with a longer --stall-timeout\n",
+		       f->name, run->tag, machine.load1, machine.cpus);
 	state = torture_flavor_stats(f, bound < 500000000ULL ? bound :
 							       500000000ULL);
 	if (state)
