@@ -249,6 +249,10 @@ static json_object *snapshot(const struct rcut_snapshot *s,
 	else
 		put(o, "load_avg", NULL);
 	put_i64(o, "host_cpus", s->host_cpus);
+	if (s->others_share >= 0)
+		put_num(o, "others_cpu_share", s->others_share, 2);
+	else
+		put(o, "others_cpu_share", NULL);
 	put(o, "reader_pipe", histogram(s->pipe));
 	put(o, "reader_batch", histogram(s->batch));
 	put(o, "free_block_circulation", histogram(s->wcount));

@@ -8,6 +8,7 @@
 #include "histogram.h"
 #include "verdict.h"
 #include "../torture/util/value.h"
+#include "../torture/util/machine.h"
 
 void rcut_report_stats(FILE *out, const char *flavor,
 		       const struct rcut_snapshot *s)
@@ -108,10 +109,15 @@ void rcut_report_rates(FILE *out, const char *flavor,
 		(unsigned long long)s->floods);
 	fprintf(out, "%s-torture: Memory: max RSS: %.1f MiB\n", flavor,
 		(double)s->max_rss_kib / 1024.0);
-	if (s->load1 >= 0 && s->host_cpus > 0)
-		fprintf(out,
-			"%s-torture: Machine: load average %.2f on %ld CPUs\n",
-			flavor, s->load1, s->host_cpus);
+	if (s->load1 >= 0 && s->host_cpus > 0) {
+		struct torture_machine m = { .load1 = s->load1,
+					     .cpus = s->host_cpus,
+					     .others = s->others_share };
+		char what[128];
+
+		torture_machine_describe(&m, what, sizeof(what));
+		fprintf(out, "%s-torture: Machine: %s\n", flavor, what);
+	}
 	if (s->barrier_attempts)
 		fprintf(out,
 			"%s-torture: Barrier test latency: mean %.1f us max %.1f us over %llu barriers\n",

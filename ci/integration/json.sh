@@ -21,8 +21,20 @@ expect_json_matches_text() { # json-file
 		"$(grep 'Writer GPs:' "$OUT" | tail -n 1 | sed 's/.*Writer GPs: //')" ]] || die "writer GPs differ"
 	[[ "Memory: max RSS: $(awk -v k="$(jqr "$j" .final.max_rss_kib)" 'BEGIN { printf "%.1f", k / 1024 }') MiB" == \
 		"$(grep -o 'Memory: max RSS: .*' "$OUT")" ]] || die "max RSS differs"
-	[[ "Machine: load average $(awk -v l="$(jqr "$j" .final.load_avg)" 'BEGIN { printf "%.2f", l }') on $(jqr "$j" .final.host_cpus) CPUs" == \
-		"$(grep -o 'Machine: load average .*' "$OUT" | tail -n 1)" ]] || die "machine load differs"
+	# The Machine line: load and CPUs exact, others' share (a rounded
+	# percentage in the text, a fraction to 2 places in JSON) within 1.
+	local machine share
+	machine=$(grep -o 'Machine: load average .*' "$OUT" | tail -n 1)
+	[[ ${machine%%, other*} == "Machine: load average $(awk -v l="$(jqr "$j" .final.load_avg)" 'BEGIN { printf "%.2f", l }') on $(jqr "$j" .final.host_cpus) CPUs" ]] ||
+		die "machine load differs: $machine"
+	share=$(jqr "$j" .final.others_cpu_share)
+	if [[ $share == null ]]; then
+		[[ $machine != *other* ]] || die "others' share in the text only: $machine"
+	else
+		[[ $machine =~ other\ processes\ ([0-9]+)%\ of\ their\ time$ ]] || die "no others' share: $machine"
+		awk -v a="${BASH_REMATCH[1]}" -v b="$share" 'BEGIN { d = a - b * 100; exit !(d <= 1 && d >= -1) }' ||
+			die "others' share ${BASH_REMATCH[1]}% in the text, $share in JSON"
+	fi
 	[[ $(jqr "$j" .final.host_cpus) == "$(getconf _NPROCESSORS_ONLN)" ]] || die "host_cpus $(jqr "$j" .final.host_cpus), online CPUs $(getconf _NPROCESSORS_ONLN)"
 	[[ "GPs/s: $(jqr "$j" '.rates.gps_per_s * 10 | round / 10')" == \
 		"$(grep -o 'GPs/s: [0-9.]*' "$OUT" | sed 's/\.0$//')" ]] || die "GPs/s differ"

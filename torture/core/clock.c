@@ -20,6 +20,7 @@ uint64_t torture_now_ns(void)
 void torture_mark_start(struct torture_run *run)
 {
 	run->clock.start_ns = torture_now_ns();
+	torture_machine_mark(&run->clock.machine);
 	atomic_store(&run->clock.stop_ns, 0);
 	atomic_store(&run->clock.deadline_ns, 0);
 }

@@ -6,6 +6,8 @@
 #ifndef TORTURE_CORE_CLOCK_H
 #define TORTURE_CORE_CLOCK_H
 
+#include "../util/machine.h"
+
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -13,8 +15,9 @@ struct torture_run;
 
 /* --- time (torture/time.c) --- */
 struct torture_clock {
-	uint64_t start_ns;	  /* when the threads started */
-	_Atomic uint64_t stop_ns; /* when the stop began, 0 before */
+	uint64_t start_ns;		     /* when the threads started */
+	struct torture_machine_mark machine; /* the CPUs' time then */
+	_Atomic uint64_t stop_ns;	     /* when the stop began, 0 before */
 	/* A timed test's end, 0 if none: every thread may enforce it. */
 	_Atomic uint64_t deadline_ns;
 };

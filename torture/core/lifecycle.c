@@ -14,7 +14,6 @@
 #include "../../flavors/plugin.h"
 
 #include "../../report/verdict.h"
-#include "../util/machine.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -59,7 +58,7 @@ stall_exit(struct torture_run *run, const struct torture_stall *s)
 	const struct rcut_flavor *f = run->flavor;
 	uint64_t bound = run->cfg->stall_timeout_ns / 4;
 	struct torture_machine machine;
-	char *state;
+	char *state, busy[128];
 
 	torture_mark_stop(run);
 	/*
@@ -75,10 +74,12 @@ stall_exit(struct torture_run *run, const struct torture_stall *s)
 		printf("%s-%s: also waiting (%d): %s%s\n", f->name, run->tag,
 		       s->n_also, s->also,
 		       s->n_also > TORTURE_STALL_ALSO_MAX ? "; ..." : "");
-	machine = torture_machine_now();
-	if (torture_machine_busy(&machine))
-		printf("%s-%s: machine busy: load average %.2f on %ld CPUs: on a machine this busy a correct flavor's thread can wait this long; rerun on a quieter one or with a longer --stall-timeout\n",
-		       f->name, run->tag, machine.load1, machine.cpus);
+	machine = torture_machine_since(&run->clock.machine);
+	if (torture_machine_busy(&machine)) {
+		torture_machine_describe(&machine, busy, sizeof(busy));
+		printf("%s-%s: machine busy: %s: on a machine this busy a correct flavor's thread can wait this long; rerun on a quieter one or with a longer --stall-timeout\n",
+		       f->name, run->tag, busy);
+	}
 	state = torture_flavor_stats(f, bound < 500000000ULL ? bound :
 							       500000000ULL);
 	if (state)

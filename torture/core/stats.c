@@ -5,7 +5,6 @@
 #include "inject.h"
 #include "preempt.h"
 #include "../../flavors/plugin.h"
-#include "../util/machine.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -154,9 +153,10 @@ void torture_snapshot(struct torture_run *run, struct rcut_snapshot *s)
 	s->nocb_offloads = LOAD(c->nocb_offloads);
 	s->nocb_deoffloads = LOAD(c->nocb_deoffloads);
 	s->max_rss_kib = max_rss_kib();
-	machine = torture_machine_now();
+	machine = torture_machine_since(&run->clock.machine);
 	s->load1 = machine.load1;
 	s->host_cpus = machine.cpus;
+	s->others_share = machine.others;
 	snapshot_onoff(run, s);
 	snapshot_injection(s);
 	snapshot_storebuf(run, s);

@@ -11,7 +11,6 @@
  * (our HZ is 1000).
  */
 #include "threads.h"
-#include "../util/machine.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -54,15 +53,17 @@ static int transition(struct torture_run *run, int cpu, bool online, char *why,
  * A timed-out offline on a busy machine may be the machine's: say so at
  * the end of why, as a stall report does (machine.h).
  */
-static void say_if_machine_busy(char *why, size_t len)
+static void say_if_machine_busy(struct torture_run *run, char *why,
+				size_t len)
 {
-	struct torture_machine m = torture_machine_now();
+	struct torture_machine m = torture_machine_since(&run->clock.machine);
+	char what[128];
 	size_t used = strlen(why);
 
-	if (torture_machine_busy(&m) && used < len)
-		snprintf(why + used, len - used,
-			 " (machine busy: load average %.2f on %ld CPUs)",
-			 m.load1, m.cpus);
+	if (!torture_machine_busy(&m) || used >= len)
+		return;
+	torture_machine_describe(&m, what, sizeof(what));
+	snprintf(why + used, len - used, " (machine busy: %s)", what);
 }
 
 /* One transition, counted; a failed one is the run's RCU_HOTPLUG. */
@@ -75,7 +76,7 @@ static void transition_counted(struct torture_run *run, int cpu, bool online)
 	torture_onoff_account(&run->onoff, online, err == 0,
 			      torture_now_ns() - start);
 	if (err == TORTURE_OFFLINE_TIMEOUT)
-		say_if_machine_busy(why, sizeof(why));
+		say_if_machine_busy(run, why, sizeof(why));
 	if (err) {
 		torture_problem(run, true, "CPU hotplug",
 				"simulated CPU %d failed to go %s: %s", cpu,
