@@ -27,7 +27,7 @@ expect_json_matches_text() { # json-file
 	machine=$(grep -o 'Machine: load average .*' "$OUT" | tail -n 1)
 	[[ ${machine%%, other*} == "Machine: load average $(awk -v l="$(jqr "$j" .final.load_avg)" 'BEGIN { printf "%.2f", l }') on $(jqr "$j" .final.host_cpus) CPUs" ]] ||
 		die "machine load differs: $machine"
-	share=$(jqr "$j" .final.others_cpu_share)
+	share=$(jq -r .final.others_cpu_share "$j") # jqr fails on null
 	if [[ $share == null ]]; then
 		[[ $machine != *other* ]] || die "others' share in the text only: $machine"
 	else
