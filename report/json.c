@@ -244,13 +244,13 @@ static json_object *snapshot(const struct rcut_snapshot *s,
 	put_u64(o, "migrations", s->migrations);
 	put_u64(o, "floods", s->floods);
 	put_u64(o, "max_rss_kib", s->max_rss_kib);
-	if (s->load1 >= 0)
-		put_num(o, "load_avg", s->load1, 2);
+	if (s->machine.load1 >= 0)
+		put_num(o, "load_avg", s->machine.load1, 2);
 	else
 		put(o, "load_avg", NULL);
-	put_i64(o, "host_cpus", s->host_cpus);
-	if (s->others_share >= 0)
-		put_num(o, "others_cpu_share", s->others_share, 2);
+	put_i64(o, "host_cpus", s->machine.cpus);
+	if (s->machine.others >= 0)
+		put_num(o, "others_cpu_share", s->machine.others, 2);
 	else
 		put(o, "others_cpu_share", NULL);
 	put(o, "reader_pipe", histogram(s->pipe));

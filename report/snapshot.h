@@ -6,6 +6,8 @@
 #ifndef REPORT_SNAPSHOT_H
 #define REPORT_SNAPSHOT_H
 
+#include "../torture/util/machine.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -36,9 +38,7 @@ struct rcut_snapshot {
 	uint64_t nocb_offloads, nocb_deoffloads; /* call-queue toggles */
 	uint64_t floods;			 /* callback floods completed */
 	uint64_t max_rss_kib; /* the process's peak resident set so far */
-	double load1;	     /* machine's 1-minute load average, < 0: unknown */
-	long host_cpus;	     /* CPUs online on the machine, 0: unknown */
-	double others_share; /* others' share of their time, < 0: unknown */
+	struct torture_machine machine; /* load, CPUs, others' share */
 	uint64_t pipe[RCUT_HIST_LEN];	/* Reader Pipe */
 	uint64_t batch[RCUT_HIST_LEN];	/* Reader Batch */
 	uint64_t wcount[RCUT_HIST_LEN]; /* Free-Block Circulation */

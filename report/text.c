@@ -8,7 +8,6 @@
 #include "histogram.h"
 #include "verdict.h"
 #include "../torture/util/value.h"
-#include "../torture/util/machine.h"
 
 void rcut_report_stats(FILE *out, const char *flavor,
 		       const struct rcut_snapshot *s)
@@ -109,13 +108,10 @@ void rcut_report_rates(FILE *out, const char *flavor,
 		(unsigned long long)s->floods);
 	fprintf(out, "%s-torture: Memory: max RSS: %.1f MiB\n", flavor,
 		(double)s->max_rss_kib / 1024.0);
-	if (s->load1 >= 0 && s->host_cpus > 0) {
-		struct torture_machine m = { .load1 = s->load1,
-					     .cpus = s->host_cpus,
-					     .others = s->others_share };
+	if (s->machine.load1 >= 0 && s->machine.cpus > 0) {
 		char what[128];
 
-		torture_machine_describe(&m, what, sizeof(what));
+		torture_machine_describe(&s->machine, what, sizeof(what));
 		fprintf(out, "%s-torture: Machine: %s\n", flavor, what);
 	}
 	if (s->barrier_attempts)

@@ -57,7 +57,6 @@ stall_exit(struct torture_run *run, const struct torture_stall *s)
 {
 	const struct rcut_flavor *f = run->flavor;
 	uint64_t bound = run->cfg->stall_timeout_ns / 4;
-	struct torture_machine machine;
 	char *state, busy[128];
 
 	torture_mark_stop(run);
@@ -74,12 +73,9 @@ stall_exit(struct torture_run *run, const struct torture_stall *s)
 		printf("%s-%s: also waiting (%d): %s%s\n", f->name, run->tag,
 		       s->n_also, s->also,
 		       s->n_also > TORTURE_STALL_ALSO_MAX ? "; ..." : "");
-	machine = torture_machine_since(&run->clock.machine);
-	if (torture_machine_busy(&machine)) {
-		torture_machine_describe(&machine, busy, sizeof(busy));
+	if (torture_machine_busy_since(&run->clock.machine, busy, sizeof(busy)))
 		printf("%s-%s: machine busy: %s: on a machine this busy a correct flavor's thread can wait this long; rerun on a quieter one or with a longer --stall-timeout\n",
 		       f->name, run->tag, busy);
-	}
 	state = torture_flavor_stats(f, bound < 500000000ULL ? bound :
 							       500000000ULL);
 	if (state)

@@ -128,7 +128,6 @@ static void snapshot_threads(struct torture_run *run, struct rcut_snapshot *s)
 void torture_snapshot(struct torture_run *run, struct rcut_snapshot *s)
 {
 	const struct torture_counters *c = &run->counters;
-	struct torture_machine machine;
 
 	memset(s, 0, sizeof(*s));
 	s->elapsed_ns = torture_elapsed_ns(run);
@@ -153,10 +152,7 @@ void torture_snapshot(struct torture_run *run, struct rcut_snapshot *s)
 	s->nocb_offloads = LOAD(c->nocb_offloads);
 	s->nocb_deoffloads = LOAD(c->nocb_deoffloads);
 	s->max_rss_kib = max_rss_kib();
-	machine = torture_machine_since(&run->clock.machine);
-	s->load1 = machine.load1;
-	s->host_cpus = machine.cpus;
-	s->others_share = machine.others;
+	s->machine = torture_machine_since(&run->clock.machine);
 	snapshot_onoff(run, s);
 	snapshot_injection(s);
 	snapshot_storebuf(run, s);

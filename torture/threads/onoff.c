@@ -53,17 +53,14 @@ static int transition(struct torture_run *run, int cpu, bool online, char *why,
  * A timed-out offline on a busy machine may be the machine's: say so at
  * the end of why, as a stall report does (machine.h).
  */
-static void say_if_machine_busy(struct torture_run *run, char *why,
-				size_t len)
+static void say_if_machine_busy(struct torture_run *run, char *why, size_t len)
 {
-	struct torture_machine m = torture_machine_since(&run->clock.machine);
 	char what[128];
 	size_t used = strlen(why);
 
-	if (!torture_machine_busy(&m) || used >= len)
-		return;
-	torture_machine_describe(&m, what, sizeof(what));
-	snprintf(why + used, len - used, " (machine busy: %s)", what);
+	if (used < len &&
+	    torture_machine_busy_since(&run->clock.machine, what, sizeof(what)))
+		snprintf(why + used, len - used, " (machine busy: %s)", what);
 }
 
 /* One transition, counted; a failed one is the run's RCU_HOTPLUG. */

@@ -95,3 +95,14 @@ void torture_machine_describe(const struct torture_machine *m, char *buf,
 			 ", other processes %.0f%% of their time",
 			 m->others * 100.0);
 }
+
+bool torture_machine_busy_since(const struct torture_machine_mark *start,
+				char *buf, size_t len)
+{
+	struct torture_machine m = torture_machine_since(start);
+
+	if (!torture_machine_busy(&m))
+		return false;
+	torture_machine_describe(&m, buf, len);
+	return true;
+}

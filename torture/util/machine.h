@@ -53,5 +53,11 @@ bool torture_machine_busy(const struct torture_machine *m);
 /* "load average L on N CPUs[, other processes P% of their time]". */
 void torture_machine_describe(const struct torture_machine *m, char *buf,
 			      size_t len);
+/*
+ * Whether the machine has been busy since start; if so, describe it in
+ * buf: for the notes beside a stall and a timed-out CPU offline.
+ */
+bool torture_machine_busy_since(const struct torture_machine_mark *start,
+				char *buf, size_t len);
 
 #endif
