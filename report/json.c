@@ -386,6 +386,16 @@ static json_object *document(const struct rcut_json_run *run)
 			put_str(o, "detail", run->failure_detail);
 	}
 	put(doc, "first_failure", o);
+	a = json_object_new_array();
+	for (int i = 0; i < run->nchecks; i++) {
+		o = json_object_new_object();
+		put_str(o, "check", run->checks[i].check);
+		put_u64(o, "count", run->checks[i].count);
+		put_num(o, "first_s", run->checks[i].first_s, 3);
+		put_str(o, "first", run->checks[i].first);
+		json_object_array_add(a, o);
+	}
+	put(doc, "checks_failed", a);
 	put_str(doc, "stall", run->stall);
 	put(doc, "final", snapshot(run->final, run->gp_names));
 	put(doc, "rates", rates(run->final));

@@ -27,6 +27,14 @@ struct rcut_json_pair {
 };
 
 /* What the document says besides the counters. */
+/* One check that failed: how often, when and how first (checks_failed). */
+struct rcut_json_check {
+	const char *check;
+	uint64_t count;
+	double first_s;
+	const char *first; /* the first failure's message */
+};
+
 struct rcut_json_run {
 	const struct rcut_value *params; /* the options, from the table */
 	int nparams;
@@ -53,6 +61,8 @@ struct rcut_json_run {
 	double failure_s;    /* its time since the start */
 	const char *failure_check;
 	const char *failure_detail; /* a stall's or hotplug's text, or NULL */
+	const struct rcut_json_check *checks; /* every check that failed */
+	int nchecks;
 	const char *stall;	    /* what stalled, or NULL */
 	const struct rcut_snapshot *final;
 	/* The arguments that reproduce the run ("config.args"), and the

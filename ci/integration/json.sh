@@ -81,6 +81,21 @@ t_json_on_failure() {
 	[[ $(jqr "$TEST_TMP/f.json" .first_failure.check) == "$text_check" ]] || die "first failure check differs"
 	[[ $(jqr "$TEST_TMP/f.json" .first_failure.time_s) == \
 		"$(grep -o 'First failure: at [0-9.]*' "$OUT" | sed 's/.* at //; s/0*$//; s/\.$//')" ]] || die "first failure time differs"
+	# Every check that failed: the text's "Failed check:" lines and the
+	# JSON's checks_failed, in the same order, the first one first, their
+	# counts adding up to failed_checks.
+	local text_rows json_rows
+	text_rows=$(sed -n 's/^busted-torture: Failed check: \(.*\): \([0-9]*\) failures\{0,1\} from \([0-9.]*\) s, first: \(.*\)$/\1|\2|\3|\4/p' "$OUT")
+	json_rows=$(jqr "$TEST_TMP/f.json" '.checks_failed[] | "\(.check)|\(.count)|\(.first_s)|\(.first)"')
+	[[ -n $text_rows ]] || die "no Failed check: lines"
+	[[ ${text_rows%%|*} == "$text_check" ]] || die "the first Failed check: line is not the first failure's check"
+	# The JSON writes 0.010 as 0.01; compare the times as numbers.
+	paste -d '\n' <(echo "$text_rows") <(echo "$json_rows") | awk -F'|' '
+		NR % 2 { c = $1; n = $2; t = $3; m = $4; next }
+		$1 != c || $2 != n || $3 + 0 != t + 0 || $4 != m { bad = 1 }
+		END { exit bad }' || die "Failed check: lines differ from checks_failed: $text_rows / $json_rows"
+	[[ $(jqr "$TEST_TMP/f.json" '[.checks_failed[].count] | add') == "$(jqr "$TEST_TMP/f.json" .final.failed_checks)" ]] ||
+		die "checks_failed counts do not add up to final.failed_checks"
 }
 
 t_json_on_stall() {

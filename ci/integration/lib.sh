@@ -61,6 +61,25 @@ expect_survives_onoff_barrier_and_flood() { # flavor [flavor parameters...]
 	expect_out "^$1-torture: fwd_prog_cr 0: "
 }
 
+# The checks that catch a grace period that ends too soon, any of which
+# may fire first: the readers' (too-short grace period, rtmbe), the
+# writer's witness of readers older than its wait (early grace period),
+# the callbacks' (early callback) and the polled cookies' (cookie check).
+# Two of them often race to catch one bug: a test of detection accepts
+# any, a test of one check asserts that check failed (expect_check_failed).
+SHORT_GP_CHECKS='too-short grace period|early grace period|early callback|rtmbe|cookie check'
+
+# The run's first failure was caught by a check matching the regex.
+expect_first_check() { # check-regex
+	expect_out "^[^ ]+-torture: First failure: at [0-9.]+ s, caught by: ($1)\$"
+}
+
+# A check failed during the run, whether or not it was the first: its
+# "Failed check:" line, whose first message matches the regex.
+expect_check_failed() { # check [message-regex]
+	expect_out "^[^ ]+-torture: Failed check: $1: [1-9][0-9]* failures? from [0-9.]+ s, first: ${2:-.*}\$"
+}
+
 expect_no_out() { # extended regex that stdout must not match
 	! grep -qE -- "$1" "$OUT" || die "stdout has /$1/: $(grep -m1 -E -- "$1" "$OUT")"
 }

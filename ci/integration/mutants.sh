@@ -39,15 +39,17 @@ t_mutant_bases_succeed() {
 t_mutant_wait_first_caught() {
 	need_mutants
 	for seed in 1 2; do
-		expect_caught wait-first $seed 'too-short grace period|early grace period|early callback|rtmbe'
+		expect_caught wait-first $seed "$SHORT_GP_CHECKS"
 	done
 }
 
-# Callbacks queued during a grace period invoked at its end.
+# Callbacks queued during a grace period invoked at its end: the element
+# such a callback frees may be seen by a reader before the callback check
+# fires.
 t_mutant_early_callback_caught() {
 	need_mutants
 	for seed in 1 2; do
-		expect_caught early-cb $seed 'early callback'
+		expect_caught early-cb $seed "$SHORT_GP_CHECKS"
 	done
 }
 
@@ -58,7 +60,7 @@ t_mutant_poll_cookie_caught() {
 		# The cookie check (a cookie taken inside a section polled done
 		# before the section ended) is the check made for this bug; which
 		# check comes first depends on timing.
-		expect_caught poll-early $seed 'too-short grace period|early grace period|early callback|rtmbe|cookie check'
+		expect_caught poll-early $seed "$SHORT_GP_CHECKS"
 	done
 }
 
@@ -82,9 +84,9 @@ t_mutants_bench_table() {
 	expect_status 0
 	expect_out '^flip +base +0/1 failed '
 	# Which check catches it first depends on timing: the one named.
-	expect_out '^wait-first +overlap +1/1 +[0-9.]+ +[0-9.]+ +[0-9.]+  (early callback|too-short grace period|early grace period)$'
+	expect_out "^wait-first +overlap +1/1 +[0-9.]+ +[0-9.]+ +[0-9.]+  ($SHORT_GP_CHECKS)\$"
 	# The default configuration; with --hunt in --help, a "hunt" one too.
-	local caught='^(early callback|too-short grace period|early grace period)$'
+	local caught="^($SHORT_GP_CHECKS)\$"
 	[[ $(jqr "$TEST_TMP/b/mutants.json" '.results[] | select(.mutant == "wait-first" and .config == "default") | .per_seed[0].check') =~ $caught ]] ||
 		die "mutants.json lacks wait-first's check"
 	[[ $(jqr "$TEST_TMP/b/mutants.json" '[.results[] | select(.mutant == "flip") | .detected] | map(tostring) | join(" ")') == "0 0 0" ]] ||
@@ -113,7 +115,7 @@ t_mutant_gp_wrap_caught_with_gpwrap_lag() {
 		expect_out "^mutant-gp-wrap-torture: STALL at [0-9.]+ s: (writer|fakewriter) [0-9]+ stuck in (cond_sync|poll_gp_state loop|cond_sync_full|poll_gp_state_full loop) "
 	else
 		expect_status 1
-		expect_out "^mutant-gp-wrap-torture: !!! first failure at [0-9.]+ s: (early grace period|too-short grace period|early callback|cookie check): "
+		expect_out "^mutant-gp-wrap-torture: !!! first failure at [0-9.]+ s: ($SHORT_GP_CHECKS): "
 	fi
 	run --flavor "$MUTANTS/librcutorture-mutant-flip.so" --gpwrap-lag 50 --gp-cond \
 		--gp-poll --duration 3 --seed 2 --stat-interval 0
@@ -136,7 +138,7 @@ need_sb_mutants() {
 # seq_cst (a locked xchg on x86), so TSO cannot reorder it (docs/hunting.md).
 t_storebuf_mutants_caught() {
 	need_sb_mutants
-	local caught='early callback|early grace period|too-short grace period|rtmbe'
+	local caught=$SHORT_GP_CHECKS
 	for m in lock-relaxed writer-nofence; do
 		run --flavor "$MUTANTS/librcutorture-mutant-$m-sb.so" --hunt --stop-on-failure \
 			--duration 30 --seed 3 --stat-interval 0 --json "$TEST_TMP/$m.json"
@@ -164,7 +166,7 @@ t_storebuf_mutants_caught() {
 # draws no tight reads in a run that takes CPUs offline.
 t_storebuf_arm_online_relaxed_caught() {
 	need_sb_mutants
-	local caught='early callback|early grace period|too-short grace period|rtmbe'
+	local caught=$SHORT_GP_CHECKS
 	run --flavor "$MUTANTS/librcutorture-mutant-online-relaxed-sb.so" --hunt \
 		--store-buffer-model arm --onoff-interval 0 --stop-on-failure --duration 20 \
 		--seed 1 --stat-interval 0 --json "$TEST_TMP/or.json"

@@ -65,7 +65,7 @@ t_plugin_broken_fails() {
 	need_plugins
 	run --flavor "$PLUGINS/librcutorture-broken.so" --duration 10 --stop-on-failure --stat-interval 0
 	expect_status 1
-	expect_out '^broken-torture: !!! first failure at [0-9.]+ s: (too-short grace period|early grace period|early callback)'
+	expect_out "^broken-torture: !!! first failure at [0-9.]+ s: ($SHORT_GP_CHECKS): "
 	expect_out '^broken-torture:--- End of test: FAILURE: '
 }
 

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -137,6 +138,42 @@ static void stall_internal_failure_hotplug_success(void **state)
 	assert_int_equal(verdict(false), RCUT_EXIT_SUCCESS);
 }
 
+/*
+ * Every check that failed is tallied in the order it first failed, with
+ * its count, not only the first: two checks often race to catch one bug.
+ */
+static void each_failed_check_is_tallied(void **state)
+{
+	struct torture_check_tally t[TORTURE_MAX_CHECKS];
+	char name[TORTURE_MAX_CHECKS + 2][16];
+
+	(void)state;
+	assert_int_equal(torture_failed_checks(&run, t, TORTURE_MAX_CHECKS), 0);
+	torture_failure(&run, "early grace period", "first");
+	torture_failure(&run, "cookie check", "second");
+	torture_failure(&run, "early grace period", "third");
+	/* The same check named by another copy of its string. */
+	strcpy(name[0], "cookie check");
+	torture_failure(&run, name[0], "fourth");
+	assert_int_equal(torture_failed_checks(&run, t, TORTURE_MAX_CHECKS), 2);
+	assert_string_equal(t[0].check, "early grace period");
+	assert_int_equal(t[0].count, 2);
+	assert_string_equal(t[1].check, "cookie check");
+	assert_int_equal(t[1].count, 2);
+	assert_true(t[0].first_ns <= t[1].first_ns);
+	/* Room for one row only: the count says how many there are. */
+	assert_int_equal(torture_failed_checks(&run, t, 1), 2);
+	/* Past the table's rows a check is counted in failed_checks alone. */
+	for (int i = 2; i < TORTURE_MAX_CHECKS + 2; i++) {
+		snprintf(name[i], sizeof(name[i]), "check %d", i);
+		torture_failure(&run, name[i], "more");
+	}
+	assert_int_equal(torture_failed_checks(&run, t, TORTURE_MAX_CHECKS),
+			 TORTURE_MAX_CHECKS);
+	assert_int_equal(atomic_load(&run.counters.failed_checks),
+			 TORTURE_MAX_CHECKS + 4);
+}
+
 static void exit_names(void **state)
 {
 	(void)state;
@@ -158,6 +195,7 @@ int main(void)
 		cmocka_unit_test_setup(each_cause_alone, setup),
 		cmocka_unit_test_setup(stall_internal_failure_hotplug_success,
 				       setup),
+		cmocka_unit_test_setup(each_failed_check_is_tallied, setup),
 		cmocka_unit_test_setup(exit_names, setup),
 	};
 

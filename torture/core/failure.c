@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 /*
  * One "<flavor>-<tag>: !!! <prefix><message>" line, whole: the prefix is
@@ -30,19 +31,49 @@ static void alert(struct torture_run *run, const char *fmt, va_list ap,
 	fflush(stdout);
 }
 
+/*
+ * Count a failure in its check's row, a new row (with the message) for a
+ * check's first failure if there is room; called with f->lock.
+ */
+static void tally(struct torture_failures *f, const char *check, uint64_t now,
+		  const char *fmt, va_list ap)
+{
+	struct torture_check_tally *t;
+	int i;
+
+	for (i = 0; i < f->nchecks; i++)
+		if (!strcmp(f->checks[i].check, check))
+			break;
+	if (i == f->nchecks) {
+		if (i == TORTURE_MAX_CHECKS)
+			return;
+		t = &f->checks[f->nchecks++];
+		t->check = check;
+		t->count = 0;
+		t->first_ns = now;
+		vsnprintf(t->first, sizeof(t->first), fmt, ap);
+	}
+	f->checks[i].count++;
+}
+
 void torture_failure(struct torture_run *run, const char *check,
 		     const char *fmt, ...)
 {
 	struct torture_failures *f = &run->failure;
+	uint64_t now;
 	bool first;
 	va_list ap;
 
 	counter_inc(&run->counters.failed_checks);
 	pthread_mutex_lock(&f->lock);
+	now = torture_elapsed_ns(run);
+	va_start(ap, fmt);
+	tally(f, check, now, fmt, ap);
+	va_end(ap);
 	first = !f->failed;
 	if (first) {
 		f->failed = true;
-		f->first_ns = torture_elapsed_ns(run);
+		f->first_ns = now;
 		f->first_check = check;
 		va_start(ap, fmt);
 		alert(run, fmt, ap, "first failure at %.3f s: %s: ",
@@ -68,6 +99,19 @@ bool torture_first_failure(struct torture_run *run, uint64_t *at_ns,
 	}
 	pthread_mutex_unlock(&f->lock);
 	return ret;
+}
+
+int torture_failed_checks(struct torture_run *run,
+			  struct torture_check_tally *out, int max)
+{
+	struct torture_failures *f = &run->failure;
+	int n;
+
+	pthread_mutex_lock(&f->lock);
+	n = f->nchecks;
+	memcpy(out, f->checks, sizeof(*out) * (size_t)(n < max ? n : max));
+	pthread_mutex_unlock(&f->lock);
+	return n;
 }
 
 void torture_internal_error(struct torture_run *run, const char *fmt, ...)

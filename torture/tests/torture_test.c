@@ -552,7 +552,35 @@ static void write_json(struct torture_run *run, int status, const char *verdict,
 		     torture_first_problem(run, &at, &doc.failure_check,
 					   &doc.failure_detail);
 	doc.failure_s = doc.failed ? (double)at / 1e9 : 0;
+	static struct torture_check_tally tally[TORTURE_MAX_CHECKS];
+	struct rcut_json_check checks[TORTURE_MAX_CHECKS];
+
+	doc.nchecks = torture_failed_checks(run, tally, TORTURE_MAX_CHECKS);
+	for (int i = 0; i < doc.nchecks; i++)
+		checks[i] = (struct rcut_json_check){
+			tally[i].check, tally[i].count,
+			(double)tally[i].first_ns / 1e9, tally[i].first
+		};
+	doc.checks = checks;
 	rcut_json_write(&doc);
+}
+
+/*
+ * A line per check that failed, in the order they first failed: two
+ * checks often race to catch one bug, and the first to fire says less
+ * than all of them with their first messages.
+ */
+static void print_failed_checks(struct torture_run *run)
+{
+	static struct torture_check_tally t[TORTURE_MAX_CHECKS]; /* 4 KiB */
+	int n = torture_failed_checks(run, t, TORTURE_MAX_CHECKS);
+
+	for (int i = 0; i < n; i++)
+		printf("%s-torture: Failed check: %s: %llu %s from %.3f s, first: %s\n",
+		       run->flavor->name, t[i].check,
+		       (unsigned long long)t[i].count,
+		       t[i].count == 1 ? "failure" : "failures",
+		       (double)t[i].first_ns / 1e9, t[i].first);
 }
 
 static void print_first_failure(struct torture_run *run)
@@ -571,6 +599,7 @@ static void print_first_failure(struct torture_run *run)
 		       name, (double)at / 1e9, check, text);
 	else
 		printf("%s-torture: First failure: none\n", name);
+	print_failed_checks(run);
 	if (redrawing(run)) {
 		struct swarm_live *l = &state(run)->live;
 
@@ -656,11 +685,14 @@ static int final_report(struct torture_run *run, bool stalled_run, bool drained)
 	torture_snapshot(run, &s);
 	if (drained) {
 		s.cbs_lost = (uint64_t)torture_cbs_in_flight(run);
-		if (s.cbs_lost)
+		if (s.cbs_lost) {
 			torture_failure(
 				run, "lost callbacks",
 				"%llu callbacks were never invoked by the final barrier",
 				(unsigned long long)s.cbs_lost);
+			/* The report counts this failure too. */
+			s.failed_checks = atomic_load(&run->counters.failed_checks);
+		}
 	}
 	report_stats(run, &s);
 	rcut_report_rates(stdout, name, &s);
