@@ -6,14 +6,24 @@ onoff_counts() {
 	grep -o 'onoff: [0-9]*/[0-9]*:[0-9]*/[0-9]*' "$OUT" | tail -n 1 | sed -E 's#onoff: ([0-9]+)/([0-9]+):([0-9]+)/([0-9]+)#\1 \2 \3 \4#'
 }
 
+# Whether the last stats block counts at least N offline attempts.
+offline_attempts_reach() { # N
+	local counts
+	counts=$(onoff_counts)
+	((${counts##* } + 0 >= $1))
+}
+
 barrier_counts() { # ok attempts errors
 	grep -o 'barrier: [0-9]*/[0-9]*:[0-9]*' "$OUT" | tail -n 1 | sed -E 's#barrier: ([0-9]+)/([0-9]+):([0-9]+)#\1 \2 \3#'
 }
 
+# Each flavor and call_rcu mode through at least 10 offline attempts
+# (however long the machine takes to make them, up to a minute).
 t_onoff_cycles_succeed() {
 	for mode in global percpu; do
 		for f in memb qsbr bp; do
-			run --flavor $f --cpus 6 --onoff-interval 20ms --call-rcu $mode --duration 2 --stat-interval 0
+			run_until 'offline_attempts_reach 10' --flavor $f --cpus 6 \
+				--onoff-interval 20ms --call-rcu $mode --duration 60 --stat-interval 200ms
 			expect_status 0
 			expect_out "^$f-torture:--- End of test: SUCCESS"
 			read -r on_ok on_att off_ok off_att <<<"$(onoff_counts)"

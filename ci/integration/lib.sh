@@ -128,6 +128,26 @@ text_field() { # name
 	grep -o " $1: [0-9]*" "$OUT" | tail -n 1 | awk '{print $2}'
 }
 
+# Run the binary under test until a condition on its output holds (a
+# command, tried every 0.2 s; the run needs a short --stat-interval for
+# the counts to show), then stop it with SIGINT as a user would; like run.
+# For tests that need some number of events: they get them however slow
+# the machine is, where a fixed --duration gives a count that depends on
+# the load.  The run's own --duration bounds the wait.
+run_until() { # condition args...
+	local cond=$1 pid
+	shift
+	"$BIN" "$@" >"$OUT" 2>"$ERR" &
+	pid=$!
+	while kill -0 $pid 2>/dev/null && ! eval "$cond"; do
+		sleep 0.2
+	done
+	kill -INT $pid 2>/dev/null
+	wait $pid
+	STATUS=$?
+	no_sanitizer_report
+}
+
 # Run the binary under test in the background, send it SIGINT after 1.5 s,
 # and wait for it: like run, for tests of what an interrupt leaves behind.
 run_interrupted() {
