@@ -599,7 +599,6 @@ static void print_first_failure(struct torture_run *run)
 		       name, (double)at / 1e9, check, text);
 	else
 		printf("%s-torture: First failure: none\n", name);
-	print_failed_checks(run);
 	if (redrawing(run)) {
 		struct swarm_live *l = &state(run)->live;
 
@@ -613,6 +612,7 @@ static void print_first_failure(struct torture_run *run)
 		    torture_first_problem(run, &at, &check, &text)))
 		printf("%s-torture: First failure under swarm: %s\n", name,
 		       state(run)->swarm.text);
+	print_failed_checks(run);
 }
 
 /* The command that reproduces this run: the options as given, the seed. */
