@@ -181,7 +181,7 @@ MUTANTS := $(MUTANT_NAMES:%=$(MUTANT_DIR)/librcutorture-mutant-%.so)
 
 mutants: $(MUTANTS)
 
-$(MUTANTS): $(MUTANT_DIR)/librcutorture-mutant-%.so: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.h ci/mutants/flip.c ci/mutants/qsbr.c include/rcutorture/flavor.h
+$(MUTANTS): $(MUTANT_DIR)/librcutorture-mutant-%.so: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.h ci/mutants/flip.c ci/mutants/qsbr.c ci/mutants/nest.c include/rcutorture/flavor.h
 	@mkdir -p $(dir $@)
 	@echo "  MUTANT  $@"
 	@ci/mutants/compile $* $@ $(CC) $(PLUGIN_CFLAGS)
@@ -199,10 +199,10 @@ STOREBUF_WRAPS := syscall membarrier sigaction signal pthread_mutex_lock pthread
 	pthread_rwlock_rdlock pthread_rwlock_wrlock pthread_rwlock_unlock pthread_cond_wait \
 	pthread_cond_timedwait pthread_cond_signal pthread_cond_broadcast sem_post sem_wait \
 	pthread_create pthread_join sched_yield nanosleep usleep poll
-STOREBUF_LDFLAGS := -Wl,--undefined=rcut_storebuf_configure,--undefined=rcut_storebuf_stats $(STOREBUF_WRAPS:%=-Wl,--wrap=%)
+STOREBUF_LDFLAGS := -Wl,--undefined=rcut_storebuf_configure,--undefined=rcut_storebuf_stats,--undefined=rcut_sched_configure $(STOREBUF_WRAPS:%=-Wl,--wrap=%)
 MUTANTS_SB := $(MUTANT_NAMES:%=$(MUTANT_DIR)/librcutorture-mutant-%-sb.so)
 
-$(BUILD)/sdk/storebuf/%.o: sdk/storebuf/%.c sdk/storebuf/sb.h include/rcutorture/storebuf.h
+$(BUILD)/sdk/storebuf/%.o: sdk/storebuf/%.c sdk/storebuf/sb.h include/rcutorture/storebuf.h include/rcutorture/flavor.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	@$(CC) -std=gnu11 $(WARN) -Iinclude -pthread -fPIC -O2 -g -fvisibility=hidden -c $< -o $@
@@ -220,9 +220,31 @@ $(MUTANTS_SB): $(MUTANT_DIR)/librcutorture-mutant-%-sb.so: $(MUTANT_DIR)/sb/%.o 
 	@echo "  MUTANT  $@"
 	@$(CC) -shared -pthread -o $@ $< $(STOREBUF_LIB) $(STOREBUF_LDFLAGS)
 
-$(MUTANT_DIR)/sb/%.o: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.h ci/mutants/flip.c ci/mutants/qsbr.c include/rcutorture/flavor.h
+$(MUTANT_DIR)/sb/%.o: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.h ci/mutants/flip.c ci/mutants/qsbr.c ci/mutants/nest.c include/rcutorture/flavor.h
 	@mkdir -p $(dir $@)
 	@ci/mutants/compile $* $@ $(CC) $(PLUGIN_CFLAGS) $(STOREBUF_CFLAGS) -c
+
+# The catalogue without race points (RCUT_NO_RACE_POINTS): what a flavor
+# nobody annotated gets, plain (-bare) and instrumented (-bare-sb, where
+# the SDK's automatic race points are the only ones).  The mutation
+# score's headline columns (docs/mutation-score.md).
+MUTANTS_BARE := $(MUTANT_NAMES:%=$(MUTANT_DIR)/librcutorture-mutant-%-bare.so)
+MUTANTS_BARE_SB := $(MUTANT_NAMES:%=$(MUTANT_DIR)/librcutorture-mutant-%-bare-sb.so)
+
+mutants: $(MUTANTS_BARE) $(MUTANTS_BARE_SB)
+
+$(MUTANTS_BARE): $(MUTANT_DIR)/librcutorture-mutant-%-bare.so: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.h ci/mutants/flip.c ci/mutants/qsbr.c ci/mutants/nest.c include/rcutorture/flavor.h
+	@mkdir -p $(dir $@)
+	@echo "  MUTANT  $@"
+	@ci/mutants/compile $* $@ $(CC) $(PLUGIN_CFLAGS) -DRCUT_NO_RACE_POINTS
+
+$(MUTANTS_BARE_SB): $(MUTANT_DIR)/librcutorture-mutant-%-bare-sb.so: $(MUTANT_DIR)/bare-sb/%.o $(STOREBUF_LIB)
+	@echo "  MUTANT  $@"
+	@$(CC) -shared -pthread -o $@ $< $(STOREBUF_LIB) $(STOREBUF_LDFLAGS)
+
+$(MUTANT_DIR)/bare-sb/%.o: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.h ci/mutants/flip.c ci/mutants/qsbr.c ci/mutants/nest.c include/rcutorture/flavor.h
+	@mkdir -p $(dir $@)
+	@ci/mutants/compile $* $@ $(CC) $(PLUGIN_CFLAGS) $(STOREBUF_CFLAGS) -DRCUT_NO_RACE_POINTS -c
 
 # liburcu 0.13.2's inlined urcu-bp read side accesses its 128-byte-aligned
 # reader struct at a misaligned address (fixed upstream in 0.13.4): keep

@@ -32,4 +32,6 @@ void rcut_hunt_apply(struct rcut_config *cfg)
 		cfg->swarm_interval_ns = HUNT_SWARM_INTERVAL_NS;
 	if (!rcut_opt_given(cfg, "store-buffer-delay"))
 		cfg->store_buffer_delay_ns = HUNT_STORE_BUFFER_DELAY_NS;
+	if (!rcut_opt_given(cfg, "auto-race"))
+		cfg->auto_race = HUNT_AUTO_RACE;
 }

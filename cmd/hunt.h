@@ -13,6 +13,8 @@
 #define HUNT_SWARM_INTERVAL_NS 1000000000ULL /* a new draw every 1 s */
 /* Store-buffer emulation (instrumented plugins only; cmd/main.c). */
 #define HUNT_STORE_BUFFER_DELAY_NS 200000ULL /* 0.2 ms */
+/* An instrumented plugin: an automatic race point at one access in 500. */
+#define HUNT_AUTO_RACE 500
 
 /*
  * Apply --hunt to cfg: --swarm, and the preset's preemption and race

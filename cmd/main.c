@@ -89,6 +89,9 @@ static int run(struct rcut_config *cfg)
 		cfg->store_buffer_delay_ns = 0;
 		cfg->store_buffer_model = RCUT_STOREBUF_TSO;
 	}
+	/* ... and its automatic race points for one with them. */
+	if (!rcut_plugin_storebuf() || !rcut_plugin_storebuf()->sched_configure)
+		cfg->auto_race = 0;
 	if (cfg->json_path &&
 	    (cfg->dry_run ? rcut_json_check(cfg->json_path, err, sizeof(err)) :
 			    rcut_json_open(cfg->json_path, err, sizeof(err)))) {

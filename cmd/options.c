@@ -957,6 +957,21 @@ static int resolve(const struct rcut_config *cfg,
 			f->name);
 		return 2;
 	}
+	if (cfg->auto_race && rcut_opt_given(cfg, "auto-race") &&
+	    (!rcut_plugin_storebuf() ||
+	     !rcut_plugin_storebuf()->sched_configure)) {
+		snprintf(
+			err, errlen,
+			"--auto-race: flavor %s is not instrumented for automatic race points; expected a plugin built with pkg-config rcutorture-storebuf (see rcutorture(1))",
+			f->name);
+		return 2;
+	}
+	if (rcut_opt_given(cfg, "auto-race-mode") && !cfg->auto_race) {
+		snprintf(
+			err, errlen,
+			"--auto-race-mode: needs automatic race points on: give --auto-race N or --hunt");
+		return 2;
+	}
 	for (int i = 0; i < cfg->nparams; i++)
 		if (rcut_flavor_set_param(f, cfg->params[i], err, errlen))
 			return 2;

@@ -38,12 +38,17 @@ const struct rcut_storebuf_ops *rcut_plugin_storebuf(void)
 	return storebuf.configure && storebuf.stats ? &storebuf : NULL;
 }
 
-/* An instrumented plugin's two emulation calls (sdk/storebuf/api.c). */
+/* An instrumented plugin's emulation calls (sdk/storebuf/api.c). */
 static void find_storebuf(void *handle)
 {
 	*(void **)&storebuf.configure = dlsym(handle, RCUT_STOREBUF_CONFIGURE);
 	*(void **)&storebuf.stats = dlsym(handle, RCUT_STOREBUF_STATS);
 	*(void **)&storebuf.model = dlsym(handle, RCUT_STOREBUF_MODEL);
+	*(void **)&storebuf.sched_configure =
+		dlsym(handle, RCUT_SCHED_CONFIGURE);
+	*(void **)&storebuf.sched_stats = dlsym(handle, RCUT_SCHED_STATS);
+	if (!storebuf.sched_stats)
+		storebuf.sched_configure = NULL;
 }
 
 /* Look for 'file' in the plugin directories; true with its path in buf. */

@@ -36,6 +36,9 @@ struct rcut_storebuf_ops {
 	rcut_storebuf_configure_fn configure;
 	rcut_storebuf_stats_fn stats;
 	rcut_storebuf_model_fn model; /* NULL: an older library, TSO only */
+	/* Automatic race points; NULL: an older library without them. */
+	rcut_sched_configure_fn sched_configure;
+	rcut_sched_stats_fn sched_stats;
 };
 
 /* The loaded plugin's, or NULL: a built-in flavor, or not instrumented. */

@@ -231,6 +231,16 @@ static json_object *snapshot(const struct rcut_snapshot *s,
 	put_u64(sub, "delays", s->race_delays);
 	put_num(sub, "max_delay_s", (double)s->race_ns_max / 1e9, 6);
 	put(o, "races", sub);
+	if (s->auto_race) {
+		sub = json_object_new_object();
+		put_u64(sub, "accesses", s->ar_accesses);
+		put_u64(sub, "points", s->ar_points);
+		put_u64(sub, "waits", s->ar_waits);
+		put_u64(sub, "demotions", s->ar_demotions);
+		put_num(sub, "max_delay_s", (double)s->ar_delay_ns_max / 1e9,
+			6);
+		put(o, "auto_races", sub);
+	}
 	if (s->storebuf) {
 		sub = json_object_new_object();
 		put_u64(sub, "buffered", s->sb_buffered);

@@ -60,6 +60,10 @@ struct rcut_snapshot {
 	bool storebuf;
 	uint64_t sb_buffered, sb_forwarded, sb_drains, sb_membarrier_drains;
 	uint64_t sb_aged, sb_max_age_ns;
+	/* Its automatic race points, when they run (--auto-race). */
+	bool auto_race;
+	uint64_t ar_accesses, ar_points, ar_waits, ar_demotions;
+	uint64_t ar_delay_ns_max;
 	/* The flavor's stats line (its stats hook), NULL for none. */
 	const char *flavor_stats;
 };

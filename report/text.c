@@ -40,6 +40,12 @@ void rcut_report_stats(FILE *out, const char *flavor,
 		(unsigned long long)s->preempt_delays,
 		(unsigned long long)s->race_hits,
 		(unsigned long long)s->race_delays);
+	/* Automatic race points: accesses seen, delays taken (points or
+	 * PCT's waits), only while they run. */
+	if (s->auto_race)
+		fprintf(out, " auto-races: %llu/%llu",
+			(unsigned long long)s->ar_accesses,
+			(unsigned long long)(s->ar_points + s->ar_waits));
 	/* The kernel's nocb-toggles field, only when toggling ran. */
 	if (s->nocb_offloads || s->nocb_deoffloads)
 		fprintf(out, " nocb-toggles: %llu:%llu",

@@ -25,7 +25,7 @@ expect_caught() { # name seed check-regex
 
 t_mutant_bases_succeed() {
 	need_mutants
-	for base in flip flip-memb qsbr; do
+	for base in flip flip-memb qsbr nest; do
 		run --flavor "$MUTANTS/librcutorture-mutant-$base.so" --duration 3 --seed 1 \
 			--stat-interval 0 --n-barrier-cbs 2
 		expect_status 0
@@ -89,8 +89,12 @@ t_mutants_bench_table() {
 	local caught="^($SHORT_GP_CHECKS)\$"
 	[[ $(jqr "$TEST_TMP/b/mutants.json" '.results[] | select(.mutant == "wait-first" and .config == "default") | .per_seed[0].check') =~ $caught ]] ||
 		die "mutants.json lacks wait-first's check"
-	[[ $(jqr "$TEST_TMP/b/mutants.json" '[.results[] | select(.mutant == "flip") | .detected] | map(tostring) | join(" ")') == "0 0 0" ]] ||
-		die "mutants.json: the base was detected, or no hunt or hunt+sb configuration"
+	[[ $(jqr "$TEST_TMP/b/mutants.json" '[.results[] | select(.mutant == "flip") | .detected] | map(tostring) | join(" ")') == "0 0 0 0 0" ]] ||
+		die "mutants.json: the base was detected, or no hunt, hunt+sb, hunt+bare or hunt+bare-sb configuration"
+	[[ $(jqr "$TEST_TMP/b/mutants.json" '.configs["hunt+bare-sb"]') == --hunt ]] ||
+		die "mutants.json: no hunt+bare-sb configuration"
+	grep -q 'races: 0/0 auto-races: [1-9]' "$TEST_TMP/b/mutants/flip.hunt+bare-sb.3.log" ||
+		die "the hunt+bare-sb configuration did not run the unannotated instrumented build"
 	[[ $(jqr "$TEST_TMP/b/mutants.json" '.configs["hunt+sb"]') == --hunt ]] ||
 		die "mutants.json: no hunt+sb configuration"
 	grep -q 'Store buffer: buffered: [1-9]' "$TEST_TMP/b/mutants/flip.hunt+sb.3.log" ||
@@ -221,4 +225,78 @@ t_storebuf_option_errors() {
 	bad_input "--store-buffer-model: " --store-buffer-model sparc --duration 1
 	bad_input "--store-buffer-model: needs the store-buffer emulation on" \
 		--flavor "$MUTANTS/librcutorture-mutant-flip-sb.so" --store-buffer-model arm --duration 1
+}
+
+# Automatic race points (issue 24): the catalogue built with its race
+# points compiled out (RCUT_NO_RACE_POINTS) and instrumented
+# (librcutorture-mutant-NAME-bare-sb.so), as a user's RCU carries none.
+need_bare_sb_mutants() {
+	need_mutants
+	[[ -f $MUTANTS/librcutorture-mutant-flip-bare-sb.so && -f $MUTANTS/librcutorture-mutant-nest-release-bare-sb.so ]] ||
+		die "no unannotated instrumented mutants in $MUTANTS: run make mutants"
+}
+
+# The single-flip synchronize and the fenceless release-store reader,
+# without a race point of their own: --hunt turns the automatic race
+# points on and catches both; the stats line and JSON count them.
+t_auto_race_catches_unannotated_mutants() {
+	need_bare_sb_mutants
+	for m in flip-once nest-release; do
+		run --flavor "$MUTANTS/librcutorture-mutant-$m-bare-sb.so" --hunt --stop-on-failure \
+			--duration 60 --seed 1 --stat-interval 0 --json "$TEST_TMP/$m.json"
+		expect_status 1
+		expect_out "^mutant-$m-torture: !!! first failure at [0-9.]+ s: ($SHORT_GP_CHECKS): "
+		expect_out "^mutant-$m-torture:--- Start of test: .* auto_race=500"
+		expect_out "^mutant-$m-torture: rtc: .* races: 0/0 auto-races: [1-9][0-9]*/[1-9][0-9]*\$"
+		(($(jqr "$TEST_TMP/$m.json" '.final.auto_races.points') > 0)) ||
+			die "JSON final.auto_races.points is not positive"
+		[[ $(jqr "$TEST_TMP/$m.json" '.config.auto_race') == 500 ]] ||
+			die "JSON config.auto_race is not 500"
+	done
+	# PCT, the other schedule: priorities make lower threads wait.
+	run --flavor "$MUTANTS/librcutorture-mutant-flip-once-bare-sb.so" --hunt --auto-race-mode pct \
+		--stop-on-failure --duration 60 --seed 1 --stat-interval 0 --json "$TEST_TMP/pct.json"
+	expect_status 1
+	expect_out "^mutant-flip-once-torture: !!! first failure at [0-9.]+ s: ($SHORT_GP_CHECKS): "
+	expect_out "auto_race=500 auto_race_mode=pct"
+	[[ $(jqr "$TEST_TMP/pct.json" '.config.auto_race_mode') == pct ]] ||
+		die "JSON config.auto_race_mode is not pct"
+}
+
+# The false-positive control: the correct bases, unannotated and
+# instrumented, pass --hunt with automatic race points in both modes.
+t_auto_race_bases_succeed() {
+	need_bare_sb_mutants
+	for base in flip flip-memb qsbr nest; do
+		for mode in uniform pct; do
+			run --flavor "$MUTANTS/librcutorture-mutant-$base-bare-sb.so" --hunt \
+				--auto-race-mode $mode --duration 3 --seed 1 --stat-interval 0
+			expect_status 0
+			expect_out "^mutant-$base-torture:--- End of test: SUCCESS: "
+			expect_out 'Callbacks: invoked: [1-9][0-9]* early: 0 duplicate: 0 lost: 0'
+			expect_out "auto-races: [1-9][0-9]*/[1-9][0-9]*\$"
+		done
+	done
+}
+
+# --auto-race and --auto-race-mode: bad values, a flavor that is not
+# instrumented, a mode without automatic race points; off without
+# --hunt and for a plain flavor under --hunt.
+t_auto_race_option_errors() {
+	need_bare_sb_mutants
+	bad_input "--auto-race: " --auto-race abc --duration 1
+	bad_input "--auto-race: " --auto-race -1 --duration 1
+	bad_input "--auto-race: flavor memb is not instrumented" --flavor memb --auto-race 100 \
+		--duration 1
+	bad_input "--auto-race: flavor mutant-flip is not instrumented" \
+		--flavor "$MUTANTS/librcutorture-mutant-flip-bare.so" --auto-race 100 --duration 1
+	bad_input "--auto-race-mode: " --auto-race-mode random --duration 1
+	bad_input "--auto-race-mode: needs automatic race points on" \
+		--flavor "$MUTANTS/librcutorture-mutant-flip-bare-sb.so" --auto-race-mode pct --duration 1
+	run --flavor "$MUTANTS/librcutorture-mutant-flip-bare-sb.so" --duration 1 --stat-interval 0
+	expect_status 0
+	expect_no_out 'auto-races:|auto_race='
+	run --flavor "$MUTANTS/librcutorture-mutant-flip.so" --hunt --duration 1 --stat-interval 0
+	expect_status 0
+	expect_no_out 'auto-races:|auto_race='
 }

@@ -9,7 +9,6 @@
  *   static void run_gp(void);        one full grace period, gp_lock held
  *   static void caller_wait_begin(void);  before the caller blocks (QSBR:
  *   static void caller_wait_end(void);    offline while it waits)
- *   static void caller_quiescent(void);   a poll from outside any section
  *
  * Race points (rcut_race_point(), docs/race-points.md) mark the windows of
  * the bases and of this engine, as in ci/plugins/example_rcu.c: every
@@ -92,7 +91,6 @@ struct waiter {
 static void run_gp(void);
 static void caller_wait_begin(void);
 static void caller_wait_end(void);
-static void caller_quiescent(void);
 
 static pthread_mutex_t gp_lock = PTHREAD_MUTEX_INITIALIZER; /* one GP */
 static pthread_mutex_t eng_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -294,9 +292,20 @@ static unsigned long engine_get_gp_state(void)
 #endif
 }
 
+#ifdef MUTANT_POLL_QS
+static void caller_quiescent(void);
+#endif
+
+/*
+ * A poll may come from inside a section (the kernel's cookie check does
+ * so), so it is no quiescent state.
+ */
 static bool engine_poll_gp_state(unsigned long cookie)
 {
+#ifdef MUTANT_POLL_QS
+	/* bug: a poll made inside a section lets the grace period end */
 	caller_quiescent();
+#endif
 	return seq_reached(atomic_load(&gp_seq), (gp_seq_t)cookie);
 }
 

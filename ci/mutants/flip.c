@@ -191,10 +191,6 @@ static void caller_wait_end(void)
 {
 }
 
-static void caller_quiescent(void)
-{
-}
-
 static int flip_init(void)
 {
 #ifdef FLIP_MEMBARRIER

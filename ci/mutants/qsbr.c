@@ -175,12 +175,14 @@ static void caller_wait_end(void)
 		qsbr_thread_online();
 }
 
-/* A poll comes from outside any section: a quiescent state. */
+#ifdef MUTANT_POLL_QS
+/* bug: takes every poll for one made outside any section */
 static void caller_quiescent(void)
 {
 	if (self && atomic_load(&self->ctr) != 0)
 		qsbr_quiescent_state();
 }
+#endif
 
 static void qsbr_cleanup(void)
 {

@@ -270,7 +270,12 @@ enum rcut_race_where {
 	RCUT_RACE_CB_QUEUE,    /* callback hand-off: enqueue, splice, migrate */
 	RCUT_RACE_CB_INVOKE,   /* callbacks taken as ready, not yet invoked */
 	RCUT_RACE_OTHER,       /* any other window; unknown values count here */
-	RCUT_RACE_NWHERE       /* the number of kinds (not a kind) */
+	/*
+	 * An automatic race point: the store-buffer SDK chose this access
+	 * (storebuf.h, rcut_sched_configure); the harness always delays it.
+	 */
+	RCUT_RACE_AUTO,
+	RCUT_RACE_NWHERE /* the number of kinds (not a kind) */
 };
 
 /* Non-zero while race delays are on; read it only via rcut_race_point(). */
@@ -279,11 +284,21 @@ extern int rcut_race_enabled;
 /* The slow path of rcut_race_point(): maybe delay the caller. */
 void rcut_race_delay(enum rcut_race_where where);
 
+/*
+ * Built with RCUT_NO_RACE_POINTS defined, a flavor's race points are
+ * compiled out: it is measured as a flavor without them (the mutant
+ * catalogue's "bare" builds; with the store-buffer SDK it still has the
+ * automatic ones, storebuf.h).
+ */
 static inline void rcut_race_point(enum rcut_race_where where)
 {
+#ifdef RCUT_NO_RACE_POINTS
+	(void)where;
+#else
 	if (__builtin_expect(
 		    __atomic_load_n(&rcut_race_enabled, __ATOMIC_RELAXED), 0))
 		rcut_race_delay(where);
+#endif
 }
 
 /*

@@ -50,4 +50,52 @@ typedef void (*rcut_storebuf_stats_fn)(struct rcut_storebuf_stats *out);
 /* Pick the model before configure (optional: absent means TSO only). */
 typedef void (*rcut_storebuf_model_fn)(enum rcut_storebuf_model model);
 
+/*
+ * Automatic race points (sdk/storebuf/sched.c): the same library also
+ * perturbs the schedule at the plugin's instrumented accesses (every
+ * load, store, read-modify-write and fence, plain accesses included), so
+ * that no hand-placed rcut_race_point() is needed.  At a chosen access
+ * the thread calls rcut_race_delay(RCUT_RACE_AUTO), which yields, spins
+ * or sleeps from the race-delay distribution.  It works with and without
+ * the store-buffer emulation.  Found with dlsym() like the calls above;
+ * an older library without them has none.
+ */
+#define RCUT_SCHED_CONFIGURE "rcut_sched_configure"
+#define RCUT_SCHED_STATS "rcut_sched_stats"
+
+enum rcut_sched_mode {
+	RCUT_SCHED_OFF,
+	/* one access in about rate, chosen uniformly, is a race point */
+	RCUT_SCHED_UNIFORM,
+	/*
+	 * PCT (Burckhardt et al., ASPLOS 2010) adapted to threads the OS
+	 * schedules: random thread priorities, redrawn every epoch; a
+	 * thread that sees a higher one running waits at its accesses;
+	 * depth - 1 random change points per epoch demote the thread that
+	 * reaches one below all others.
+	 */
+	RCUT_SCHED_PCT,
+};
+
+struct rcut_sched_params {
+	enum rcut_sched_mode mode;
+	uint64_t rate;	    /* uniform: mean accesses between points */
+	unsigned int depth; /* pct: the bug depth d (>= 1) */
+	uint64_t epoch_ns;  /* pct: how long priorities hold */
+	uint64_t seed;
+};
+
+struct rcut_sched_stats {
+	uint64_t accesses;  /* instrumented accesses seen while on */
+	uint64_t points;    /* uniform: race points taken there */
+	uint64_t waits;	    /* pct: accesses a lower priority waited at */
+	uint64_t demotions; /* pct: change points reached */
+};
+
+/* Start (mode != off) or stop; threads see it at their next access. */
+typedef void (*rcut_sched_configure_fn)(const struct rcut_sched_params *p);
+
+/* Copy the figures into *out. */
+typedef void (*rcut_sched_stats_fn)(struct rcut_sched_stats *out);
+
 #endif /* RCUTORTURE_STOREBUF_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The two calls an instrumented plugin exports for the harness
- * (<rcutorture/storebuf.h>), found with dlsym() when it is loaded.
+ * The calls an instrumented plugin exports for the harness
+ * (<rcutorture/storebuf.h>), found with dlsym() when it is loaded: the
+ * store-buffer emulation's and the automatic race points'.
  */
 #include "sb.h"
 
@@ -11,6 +12,20 @@ __attribute__((visibility("default"))) void
 rcut_storebuf_stats(struct rcut_storebuf_stats *out);
 __attribute__((visibility("default"))) void
 rcut_storebuf_model(enum rcut_storebuf_model model);
+__attribute__((visibility("default"))) void
+rcut_sched_configure(const struct rcut_sched_params *p);
+__attribute__((visibility("default"))) void
+rcut_sched_stats(struct rcut_sched_stats *out);
+
+void rcut_sched_configure(const struct rcut_sched_params *p)
+{
+	sb_sched_configure(p);
+}
+
+void rcut_sched_stats(struct rcut_sched_stats *out)
+{
+	sb_sched_sum(out);
+}
 
 void rcut_storebuf_model(enum rcut_storebuf_model model)
 {

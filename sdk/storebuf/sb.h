@@ -52,4 +52,22 @@ void sb_sum(struct rcut_storebuf_stats *out);
 /* Block signals around buffer updates (a plugin installed a handler). */
 void sb_guard_signals(void);
 
+/* Automatic race points (sched.c): enum rcut_sched_mode, 0 when off. */
+extern int sb_sched_mode;
+
+/* One instrumented access: maybe a race point or a PCT wait. */
+void sb_sched_access(void);
+
+/* What every entry point calls first: one relaxed load when off. */
+static inline void sb_sched_point(void)
+{
+	if (__builtin_expect(__atomic_load_n(&sb_sched_mode, __ATOMIC_RELAXED),
+			     0))
+		sb_sched_access();
+}
+
+/* Start or stop the automatic race points; the figures so far. */
+void sb_sched_configure(const struct rcut_sched_params *p);
+void sb_sched_sum(struct rcut_sched_stats *out);
+
 #endif /* SDK_STOREBUF_SB_H */

@@ -13,7 +13,8 @@
  * Atomics follow x86: a seq_cst store is a store then a full fence, every
  * read-modify-write a locked instruction that drains the store buffer
  * first, a fence other than seq_cst nothing.  16-byte atomics are not
- * buffered: they drain and then run under one lock.
+ * buffered: they drain and then run under one lock.  Every access and
+ * fence is first a possible automatic race point (sched.c).
  */
 #include "sb.h"
 
@@ -29,12 +30,14 @@ typedef unsigned __int128 u128;
 	VIS void NAME##N(void *addr);                \
 	VIS void NAME##N(void *addr)                 \
 	{                                            \
+		sb_sched_point();                    \
 		FN(addr, N);                         \
 	}                                            \
 	VIS void NAME##N##_pc(void *addr, void *pc); \
 	VIS void NAME##N##_pc(void *addr, void *pc)  \
 	{                                            \
 		(void)pc;                            \
+		sb_sched_point();                    \
 		FN(addr, N);                         \
 	}
 #define PLAIN_ALL(NAME, FN) \
@@ -58,12 +61,14 @@ PLAIN_ALL(__tsan_unaligned_read_write, sb_plain_write)
 VIS void __tsan_read_range(void *addr, unsigned long size);
 VIS void __tsan_read_range(void *addr, unsigned long size)
 {
+	sb_sched_point();
 	sb_plain_read(addr, size);
 }
 
 VIS void __tsan_write_range(void *addr, unsigned long size);
 VIS void __tsan_write_range(void *addr, unsigned long size)
 {
+	sb_sched_point();
 	sb_plain_write(addr, size);
 }
 
@@ -71,6 +76,7 @@ VIS void __tsan_read_range_pc(void *addr, unsigned long size, void *pc);
 VIS void __tsan_read_range_pc(void *addr, unsigned long size, void *pc)
 {
 	(void)pc;
+	sb_sched_point();
 	sb_plain_read(addr, size);
 }
 
@@ -78,6 +84,7 @@ VIS void __tsan_write_range_pc(void *addr, unsigned long size, void *pc);
 VIS void __tsan_write_range_pc(void *addr, unsigned long size, void *pc)
 {
 	(void)pc;
+	sb_sched_point();
 	sb_plain_write(addr, size);
 }
 
@@ -98,6 +105,7 @@ VIS void __tsan_vptr_update(void **vptr_p, void *new_val)
 VIS void *__tsan_memcpy(void *dst, const void *src, unsigned long n);
 VIS void *__tsan_memcpy(void *dst, const void *src, unsigned long n)
 {
+	sb_sched_point();
 	sb_plain_read(src, n);
 	sb_plain_write(dst, n);
 	return memcpy(dst, src, n);
@@ -106,6 +114,7 @@ VIS void *__tsan_memcpy(void *dst, const void *src, unsigned long n)
 VIS void *__tsan_memmove(void *dst, const void *src, unsigned long n);
 VIS void *__tsan_memmove(void *dst, const void *src, unsigned long n)
 {
+	sb_sched_point();
 	sb_plain_read(src, n);
 	sb_plain_write(dst, n);
 	return memmove(dst, src, n);
@@ -114,6 +123,7 @@ VIS void *__tsan_memmove(void *dst, const void *src, unsigned long n)
 VIS void *__tsan_memset(void *dst, int c, unsigned long n);
 VIS void *__tsan_memset(void *dst, int c, unsigned long n)
 {
+	sb_sched_point();
 	sb_plain_write(dst, n);
 	return memset(dst, c, n);
 }
@@ -138,6 +148,7 @@ VIS void __tsan_init(void)
 VIS void __tsan_atomic_thread_fence(int mo);
 VIS void __tsan_atomic_thread_fence(int mo)
 {
+	sb_sched_point();
 	if ((mo & 0xffff) == SC) {
 		sb_drain_own();
 		__atomic_thread_fence(SC);
@@ -157,6 +168,7 @@ VIS void __tsan_atomic_signal_fence(int mo)
 	VIS T __tsan_atomic##N##_##OP(volatile T *a, T v, int mo)  \
 	{                                                          \
 		(void)mo;                                          \
+		sb_sched_point();                                  \
 		sb_drain_own();                                    \
 		return __atomic_##OP(a, v, SC);                    \
 	}
@@ -166,11 +178,13 @@ VIS void __tsan_atomic_signal_fence(int mo)
 	VIS T __tsan_atomic##N##_load(const volatile T *a, int mo);    \
 	VIS T __tsan_atomic##N##_load(const volatile T *a, int mo)     \
 	{                                                              \
+		sb_sched_point();                                      \
 		return (T)sb_load(a, sizeof(T), mo);                   \
 	}                                                              \
 	VIS void __tsan_atomic##N##_store(volatile T *a, T v, int mo); \
 	VIS void __tsan_atomic##N##_store(volatile T *a, T v, int mo)  \
 	{                                                              \
+		sb_sched_point();                                      \
 		sb_store(a, sizeof(T), v, mo);                         \
 	}                                                              \
 	RMW(N, T, exchange_n)                                          \
@@ -196,6 +210,7 @@ VIS void __tsan_atomic_signal_fence(int mo)
 	{                                                                      \
 		(void)mo;                                                      \
 		(void)fmo;                                                     \
+		sb_sched_point();                                              \
 		sb_drain_own();                                                \
 		return __atomic_compare_exchange_n(a, c, v, 0, SC, SC);        \
 	}                                                                      \
@@ -226,6 +241,7 @@ static int lock128;
 
 static void take128(void)
 {
+	sb_sched_point();
 	sb_drain_own();
 	while (__atomic_exchange_n(&lock128, 1, __ATOMIC_ACQUIRE))
 		;

@@ -143,6 +143,9 @@ struct rcut_config {
 	/* An instrumented plugin's store-buffer emulation: max store age. */
 	uint64_t store_buffer_delay_ns;
 	int store_buffer_model; /* enum rcut_storebuf_model: tso, arm */
+	/* Its automatic race points: one access in N (0: off), the mode. */
+	long auto_race;
+	int auto_race_mode; /* 0 uniform, 1 pct (rcut_auto_race_mode_names) */
 	int nparams;
 	const char *params[RCUT_MAX_PARAMS]; /* NAME.KEY=VALUE, unparsed */
 	bool dry_run;	       /* check everything, print the start, exit */
@@ -176,6 +179,8 @@ extern const char *const rcut_pin_names[];
 extern const char *const rcut_call_mode_names[];
 /* "tso", "arm", indexed by enum rcut_storebuf_model (storebuf.h). */
 extern const char *const rcut_storebuf_model_names[];
+/* "uniform", "pct": enum rcut_sched_mode (storebuf.h) less one. */
+extern const char *const rcut_auto_race_mode_names[];
 
 /* Fill cfg with the defaults documented in --help and the man page. */
 void rcut_config_defaults(struct rcut_config *cfg);

@@ -20,6 +20,7 @@ const char *const rcut_call_mode_names[] = { "global", "percpu", "perthread",
 					     NULL };
 const char *const rcut_test_names[] = { "torture", "scale", "ref", NULL };
 const char *const rcut_storebuf_model_names[] = { "tso", "arm", NULL };
+const char *const rcut_auto_race_mode_names[] = { "uniform", "pct", NULL };
 
 const struct rcut_opt_group_title rcut_opt_groups[] = {
 	{ RCUT_GROUP_TEST, "Test selection:" },
@@ -699,6 +700,30 @@ const struct rcut_opt rcut_opts[] = {
 	  .help = "Which reorderings the store-buffer emulation shows: tso (x86: seq_cst stores and every locked operation drain the buffer) or arm (Armv8: seq_cst stores wait in the buffer too, and only a seq_cst load, a fence or a read-modify-write drains it, so a seq_cst store may pass a later weaker load); needs --store-buffer-delay or --hunt (default: tso)",
 	  AT(65, 0, 0),
 	  .json_at = 65,
+	  .if_set = RCUT_T_TORTURE },
+	{ .name = "auto-race",
+	  .type = RCUT_OPT_COUNT,
+	  .arg = "N",
+	  F(auto_race),
+	  .min = 0,
+	  .max = 1000000000,
+	  .tests = RCUT_T_TORTURE,
+	  .group = RCUT_GROUP_HUNT,
+	  .help = "Automatic race points, for a plugin built with pkg-config rcutorture-storebuf: the library stops a thread at about one of its instrumented accesses (loads, stores, read-modify-writes, fences, plain accesses too) in N, with a race delay (yield, spin or sleep up to --race-delay-max), so that a flavor needs no rcut_race_point() of its own; an error for a flavor not so built; 0 disables (0 to 1000000000; default: 0, with --hunt 500 for an instrumented plugin)",
+	  AT(74, 0, 0),
+	  .json_at = 74,
+	  .if_set = RCUT_T_TORTURE },
+	{ .name = "auto-race-mode",
+	  .type = RCUT_OPT_CHOICE,
+	  .arg = "MODE",
+	  F(auto_race_mode),
+	  .names = rcut_auto_race_mode_names,
+	  .def = 0,
+	  .tests = RCUT_T_TORTURE,
+	  .group = RCUT_GROUP_HUNT,
+	  .help = "How --auto-race chooses where threads stop: uniform (each access alike, one in N) or pct (PCT's random thread priorities, redrawn every N microseconds: a thread that sees a higher one running waits at its accesses, and two change points per epoch demote the thread that reaches one); needs --auto-race or --hunt (default: uniform)",
+	  AT(75, 0, 0),
+	  .json_at = 75,
 	  .if_set = RCUT_T_TORTURE },
 	{ .name = "hunt",
 	  .type = RCUT_OPT_FLAG,

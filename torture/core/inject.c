@@ -23,21 +23,31 @@
 
 #define NSHARDS 64
 
+/* The delays one kind of race point took. */
+struct delays {
+	uint64_t yields, spins, sleeps, ns;
+};
+
 struct shard {
 	uint64_t hits[RCUT_RACE_NWHERE];
-	uint64_t yields, spins, sleeps, delay_ns;
+	struct delays hand;  /* the flavor's own rcut_race_point()s */
+	struct delays autod; /* automatic ones (RCUT_RACE_AUTO) */
 } __attribute__((aligned(64)));
 
 /* Read by every race point (flavor.h); exported to plugins. */
 int rcut_race_enabled;
 
 static struct shard shards[NSHARDS];
-static uint64_t delay_ns_max;
+static uint64_t delay_ns_max, auto_ns_max;
 static uint64_t threshold; /* delay if a 32-bit draw is below this */
 static uint64_t max_ns;
 static struct delay_streams streams; /* reseeded by every configure */
+/* Automatic race points: on or off, their longest delay, their draws. */
+static int auto_on;
+static uint64_t auto_max_ns;
+static struct delay_streams auto_streams;
 
-static __thread struct delay_stream rng;
+static __thread struct delay_stream rng, auto_rng;
 static __thread int shard_id = -1;
 
 static const char *const where_names[RCUT_RACE_NWHERE] = {
@@ -50,6 +60,7 @@ static const char *const where_names[RCUT_RACE_NWHERE] = {
 	[RCUT_RACE_CB_QUEUE] = "cb_queue",
 	[RCUT_RACE_CB_INVOKE] = "cb_invoke",
 	[RCUT_RACE_OTHER] = "other",
+	[RCUT_RACE_AUTO] = "auto",
 };
 
 const char *inject_where_name(int where)
@@ -87,6 +98,20 @@ bool inject_enabled(void)
 	return __atomic_load_n(&rcut_race_enabled, __ATOMIC_RELAXED);
 }
 
+int inject_auto_configure(uint64_t max_delay_ns, uint64_t seed)
+{
+	if (max_delay_ns && max_delay_ns < DELAY_MIN_NS)
+		return -1;
+	if (!max_delay_ns) {
+		__atomic_store_n(&auto_on, 0, __ATOMIC_RELEASE);
+		return 0;
+	}
+	__atomic_store_n(&auto_max_ns, max_delay_ns, __ATOMIC_RELAXED);
+	delay_streams_reseed(&auto_streams, seed ^ 0xa0761d6478bd642fULL);
+	__atomic_store_n(&auto_on, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
 /* This thread's random stream, reseeded after every configure. */
 static uint64_t *thread_rng(void)
 {
@@ -111,24 +136,39 @@ static void add(uint64_t *counter, uint64_t n)
 }
 
 /* Take one delay: a yield one time in four, else a spin or a sleep. */
-static void take_delay(struct shard *s, uint64_t *r)
+static void take_delay(struct delays *c, uint64_t *r, uint64_t max,
+		       uint64_t *longest)
 {
 	uint64_t start = delay_now_ns(), d, took;
 
 	if (delay_rand(r) % 4 == 0) {
 		sched_yield();
-		add(&s->yields, 1);
+		add(&c->yields, 1);
 	} else {
-		d = delay_draw_ns(r,
-				  __atomic_load_n(&max_ns, __ATOMIC_RELAXED));
+		d = delay_draw_ns(r, max);
 		if (delay_wait_ns(d))
-			add(&s->sleeps, 1);
+			add(&c->sleeps, 1);
 		else
-			add(&s->spins, 1);
+			add(&c->spins, 1);
 	}
 	took = delay_now_ns() - start;
-	add(&s->delay_ns, took);
-	delay_max_u64(&delay_ns_max, took);
+	add(&c->ns, took);
+	delay_max_u64(longest, took);
+}
+
+/* An automatic race point: the SDK chose it, so it always delays. */
+static void auto_delay(void)
+{
+	struct shard *s;
+
+	if (!__atomic_load_n(&auto_on, __ATOMIC_ACQUIRE))
+		return;
+	s = thread_shard();
+	add(&s->hits[RCUT_RACE_AUTO], 1);
+	take_delay(
+		&s->autod,
+		delay_stream(&auto_streams, &auto_rng, 0x8ebc6af09c88c6e3ULL),
+		__atomic_load_n(&auto_max_ns, __ATOMIC_RELAXED), &auto_ns_max);
 }
 
 void rcut_race_delay(enum rcut_race_where where)
@@ -136,6 +176,10 @@ void rcut_race_delay(enum rcut_race_where where)
 	struct shard *s;
 	uint64_t *r;
 
+	if (where == RCUT_RACE_AUTO) {
+		auto_delay();
+		return;
+	}
 	if (!__atomic_load_n(&rcut_race_enabled, __ATOMIC_ACQUIRE))
 		return;
 	s = thread_shard();
@@ -145,7 +189,9 @@ void rcut_race_delay(enum rcut_race_where where)
 	add(&s->hits[where], 1);
 	if ((delay_rand(r) >> 32) <
 	    __atomic_load_n(&threshold, __ATOMIC_RELAXED))
-		take_delay(s, r);
+		take_delay(&s->hand, r,
+			   __atomic_load_n(&max_ns, __ATOMIC_RELAXED),
+			   &delay_ns_max);
 }
 
 void inject_snapshot(struct inject_stats *out)
@@ -159,16 +205,24 @@ void inject_snapshot(struct inject_stats *out)
 				__atomic_load_n(&s->hits[w], __ATOMIC_RELAXED);
 
 			out->hits[w] += h;
-			out->hits_total += h;
+			if (w != RCUT_RACE_AUTO)
+				out->hits_total += h;
 		}
-		out->yields += __atomic_load_n(&s->yields, __ATOMIC_RELAXED);
-		out->spins += __atomic_load_n(&s->spins, __ATOMIC_RELAXED);
-		out->sleeps += __atomic_load_n(&s->sleeps, __ATOMIC_RELAXED);
+		out->yields +=
+			__atomic_load_n(&s->hand.yields, __ATOMIC_RELAXED);
+		out->spins += __atomic_load_n(&s->hand.spins, __ATOMIC_RELAXED);
+		out->sleeps +=
+			__atomic_load_n(&s->hand.sleeps, __ATOMIC_RELAXED);
 		out->delay_ns_total +=
-			__atomic_load_n(&s->delay_ns, __ATOMIC_RELAXED);
+			__atomic_load_n(&s->hand.ns, __ATOMIC_RELAXED);
+		out->auto_delay_ns_total +=
+			__atomic_load_n(&s->autod.ns, __ATOMIC_RELAXED);
 	}
 	out->delays = out->yields + out->spins + out->sleeps;
 	out->delay_ns_max = __atomic_load_n(&delay_ns_max, __ATOMIC_RELAXED);
+	out->auto_delays = out->hits[RCUT_RACE_AUTO];
+	out->auto_delay_ns_max =
+		__atomic_load_n(&auto_ns_max, __ATOMIC_RELAXED);
 }
 
 void inject_reset_stats(void)
@@ -178,10 +232,9 @@ void inject_reset_stats(void)
 
 		for (int w = 0; w < RCUT_RACE_NWHERE; w++)
 			__atomic_store_n(&s->hits[w], 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&s->yields, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&s->spins, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&s->sleeps, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&s->delay_ns, 0, __ATOMIC_RELAXED);
+		memset(&s->hand, 0, sizeof(s->hand));
+		memset(&s->autod, 0, sizeof(s->autod));
 	}
 	__atomic_store_n(&delay_ns_max, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&auto_ns_max, 0, __ATOMIC_RELAXED);
 }

@@ -23,6 +23,8 @@ struct inject_stats {
 	uint64_t yields, spins, sleeps;
 	uint64_t delay_ns_total; /* measured time spent delaying */
 	uint64_t delay_ns_max;
+	/* Automatic race points (RCUT_RACE_AUTO), not in the above. */
+	uint64_t auto_delays, auto_delay_ns_total, auto_delay_ns_max;
 };
 
 /*
@@ -35,6 +37,15 @@ struct inject_stats {
  * (nothing changes then).
  */
 int inject_configure(double probability, uint64_t max_delay_ns, uint64_t seed);
+
+/*
+ * Automatic race points: the instrumented plugin's SDK chooses the
+ * accesses (storebuf.h, rcut_sched_configure), the harness delays each
+ * one it is handed (RCUT_RACE_AUTO) from the same distribution, at most
+ * max_delay_ns; 0 turns them off.  Returns 0, or -1 for a maximum below
+ * DELAY_MIN_NS.
+ */
+int inject_auto_configure(uint64_t max_delay_ns, uint64_t seed);
 
 /* Turn race delays off (the end of the run); counters are kept. */
 void inject_stop(void);

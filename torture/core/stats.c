@@ -92,13 +92,31 @@ static void snapshot_injection(struct rcut_snapshot *s)
 	s->race_ns_max = r.delay_ns_max;
 }
 
-/* The store-buffer emulation's figures, while it runs (storebuf.h). */
+/*
+ * An instrumented plugin's figures while they run (storebuf.h): the
+ * store-buffer emulation's and the automatic race points'.
+ */
 static void snapshot_storebuf(struct torture_run *run, struct rcut_snapshot *s)
 {
 	const struct rcut_storebuf_ops *sb = rcut_plugin_storebuf();
 	struct rcut_storebuf_stats st;
 
-	if (!sb || !run->cfg->store_buffer_delay_ns)
+	if (!sb)
+		return;
+	if (sb->sched_stats && run->cfg->auto_race) {
+		struct rcut_sched_stats sc;
+		struct inject_stats r;
+
+		sb->sched_stats(&sc);
+		inject_snapshot(&r);
+		s->auto_race = true;
+		s->ar_accesses = sc.accesses;
+		s->ar_points = sc.points;
+		s->ar_waits = sc.waits;
+		s->ar_demotions = sc.demotions;
+		s->ar_delay_ns_max = r.auto_delay_ns_max;
+	}
+	if (!run->cfg->store_buffer_delay_ns)
 		return;
 	sb->stats(&st);
 	s->storebuf = true;

@@ -165,6 +165,31 @@ static int setup(struct torture_run *run)
 	return 0;
 }
 
+/*
+ * Automatic race points: the instrumented plugin's library picks the
+ * accesses, the harness delays them (inject.c).  PCT redraws priorities
+ * every N microseconds, with PCT's depth 3 (two change points an epoch):
+ * most concurrency bugs have depth 1 or 2.
+ */
+static int auto_race_start(const struct rcut_config *c)
+{
+	const struct rcut_storebuf_ops *sb = rcut_plugin_storebuf();
+	struct rcut_sched_params p = {
+		.mode = c->auto_race_mode ? RCUT_SCHED_PCT : RCUT_SCHED_UNIFORM,
+		.rate = (uint64_t)c->auto_race,
+		.depth = 3,
+		.epoch_ns = (uint64_t)c->auto_race * 1000,
+		.seed = c->seed,
+	};
+
+	if (!sb || !sb->sched_configure)
+		return 0;
+	if (inject_auto_configure(c->race_delay_max_ns, c->seed))
+		return -1;
+	sb->sched_configure(&p);
+	return 0;
+}
+
 /* Preemption injection and race delays, before any thread runs. */
 static int injection_start(struct torture_run *run)
 {
@@ -189,6 +214,11 @@ static int injection_start(struct torture_run *run)
 	if (c->race_delay && inject_configure(1.0 / (double)c->race_delay,
 					      c->race_delay_max_ns, c->seed)) {
 		fprintf(stderr, "rcutorture: cannot set up race delays\n");
+		return RCUT_EXIT_INTERNAL;
+	}
+	if (c->auto_race && auto_race_start(c)) {
+		fprintf(stderr,
+			"rcutorture: cannot set up automatic race points\n");
 		return RCUT_EXIT_INTERNAL;
 	}
 	return 0;
@@ -691,7 +721,8 @@ static int final_report(struct torture_run *run, bool stalled_run, bool drained)
 				"%llu callbacks were never invoked by the final barrier",
 				(unsigned long long)s.cbs_lost);
 			/* The report counts this failure too. */
-			s.failed_checks = atomic_load(&run->counters.failed_checks);
+			s.failed_checks =
+				atomic_load(&run->counters.failed_checks);
 		}
 	}
 	report_stats(run, &s);
