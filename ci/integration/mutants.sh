@@ -176,7 +176,7 @@ t_storebuf_arm_online_relaxed_caught() {
 		--seed 1 --stat-interval 0 --json "$TEST_TMP/or.json"
 	expect_status 1
 	expect_out "^mutant-online-relaxed-torture: !!! first failure at [0-9.]+ s: ($caught): "
-	expect_out "^mutant-online-relaxed-torture: First failure under swarm draw [0-9]+ .* tight=on$"
+	expect_out "^mutant-online-relaxed-torture: First failure under swarm draw [0-9]+ .* tight=on( autorace=(uniform|pct))?$"
 	[[ $(jqr "$TEST_TMP/or.json" .first_failure.check) =~ ^($caught)$ ]] ||
 		die "JSON first_failure.check is not /$caught/"
 	run --flavor "$MUTANTS/librcutorture-mutant-online-relaxed-sb.so" --hunt \
@@ -248,16 +248,17 @@ t_auto_race_catches_unannotated_mutants() {
 		expect_out "^mutant-$m-torture: !!! first failure at [0-9.]+ s: ($SHORT_GP_CHECKS): "
 		expect_out "^mutant-$m-torture:--- Start of test: .* auto_race=500"
 		expect_out "^mutant-$m-torture: rtc: .* races: 0/0 auto-races: [1-9][0-9]*/[1-9][0-9]*\$"
-		(($(jqr "$TEST_TMP/$m.json" '.final.auto_races.points') > 0)) ||
-			die "JSON final.auto_races.points is not positive"
+		# points in uniform draws, waits in pct ones: --hunt draws the mode
+		(($(jqr "$TEST_TMP/$m.json" '.final.auto_races.points + .final.auto_races.waits') > 0)) ||
+			die "JSON final.auto_races: neither points nor waits"
 		[[ $(jqr "$TEST_TMP/$m.json" '.config.auto_race') == 500 ]] ||
 			die "JSON config.auto_race is not 500"
 	done
 	# PCT, the other schedule: priorities make lower threads wait.
-	run --flavor "$MUTANTS/librcutorture-mutant-flip-once-bare-sb.so" --hunt --auto-race-mode pct \
+	run --flavor "$MUTANTS/librcutorture-mutant-nest-once-bare-sb.so" --hunt --auto-race-mode pct \
 		--stop-on-failure --duration 60 --seed 1 --stat-interval 0 --json "$TEST_TMP/pct.json"
 	expect_status 1
-	expect_out "^mutant-flip-once-torture: !!! first failure at [0-9.]+ s: ($SHORT_GP_CHECKS): "
+	expect_out "^mutant-nest-once-torture: !!! first failure at [0-9.]+ s: ($SHORT_GP_CHECKS): "
 	expect_out "auto_race=500 auto_race_mode=pct"
 	[[ $(jqr "$TEST_TMP/pct.json" '.config.auto_race_mode') == pct ]] ||
 		die "JSON config.auto_race_mode is not pct"
@@ -277,6 +278,23 @@ t_auto_race_bases_succeed() {
 			expect_out "auto-races: [1-9][0-9]*/[1-9][0-9]*\$"
 		done
 	done
+}
+
+# The swarm draws the automatic race points' mode in every draw (both
+# modes show among 30 draws) unless --auto-race-mode is given.
+t_auto_race_mode_is_drawn() {
+	need_bare_sb_mutants
+	local f=$MUTANTS/librcutorture-mutant-flip-bare-sb.so
+	run --flavor "$f" --hunt --swarm-interval 100ms --duration 3 --seed 2 --stat-interval 0
+	expect_status 0
+	expect_out "^mutant-flip-torture: swarm: .* autorace=(uniform|pct)\$"
+	expect_out "^mutant-flip-torture: swarm draw [0-9]+ at [0-9.]+ s: .* autorace=uniform\$"
+	expect_out "^mutant-flip-torture: swarm draw [0-9]+ at [0-9.]+ s: .* autorace=pct\$"
+	expect_out "auto-races: [1-9][0-9]*/[1-9][0-9]*\$"
+	run --flavor "$f" --hunt --auto-race-mode pct --duration 1 --seed 2 --stat-interval 0
+	expect_status 0
+	expect_out "^mutant-flip-torture: swarm: .* autorace=given\$"
+	expect_out "auto_race_mode=pct"
 }
 
 # --auto-race and --auto-race-mode: bad values, a flavor that is not

@@ -232,6 +232,8 @@ void sb_sched_configure(const struct rcut_sched_params *p)
 				 __ATOMIC_RELAXED);
 	}
 	memset(slots, 0, sizeof(slots));
+	/* each thread counts itself again at its next access (thread_init) */
+	__atomic_store_n(&nthreads, 0, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&generation, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&sb_sched_mode, mode, __ATOMIC_SEQ_CST);
 }

@@ -721,7 +721,7 @@ const struct rcut_opt rcut_opts[] = {
 	  .def = 0,
 	  .tests = RCUT_T_TORTURE,
 	  .group = RCUT_GROUP_HUNT,
-	  .help = "How --auto-race chooses where threads stop: uniform (each access alike, one in N) or pct (PCT's random thread priorities, redrawn every N microseconds: a thread that sees a higher one running waits at its accesses, and two change points per epoch demote the thread that reaches one); needs --auto-race or --hunt (default: uniform)",
+	  .help = "How --auto-race chooses where threads stop: uniform (each access alike, one in N) or pct (PCT's random thread priorities, redrawn every N microseconds: a thread that sees a higher one running waits at its accesses, and two change points per epoch demote the thread that reaches one); needs --auto-race or --hunt; --swarm and --hunt draw one or the other in each draw unless it is given (default: uniform)",
 	  AT(75, 0, 0),
 	  .json_at = 75,
 	  .if_set = RCUT_T_TORTURE },

@@ -10,6 +10,7 @@
 #include "../core/failure.h"
 #include "../core/inject.h"
 #include "../core/preempt.h"
+#include "auto_race.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -65,6 +66,9 @@ static void apply(struct rcut_config *c, const struct rcut_config *n,
 	else
 		inject_stop();
 	__atomic_store_n(&c->gp_mask, n->gp_mask, __ATOMIC_RELAXED);
+	/* the mode, and the delays' ceiling, as drawn */
+	c->auto_race_mode = n->auto_race_mode;
+	torture_auto_race_configure(c, seed);
 }
 
 bool swarm_live_note_failure(struct swarm_live *l, struct torture_run *run)

@@ -29,6 +29,7 @@
 #include "swarm.h"
 #include "torture_lines.h"
 #include "swarm_live.h"
+#include "auto_race.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -165,31 +166,6 @@ static int setup(struct torture_run *run)
 	return 0;
 }
 
-/*
- * Automatic race points: the instrumented plugin's library picks the
- * accesses, the harness delays them (inject.c).  PCT redraws priorities
- * every N microseconds, with PCT's depth 3 (two change points an epoch):
- * most concurrency bugs have depth 1 or 2.
- */
-static int auto_race_start(const struct rcut_config *c)
-{
-	const struct rcut_storebuf_ops *sb = rcut_plugin_storebuf();
-	struct rcut_sched_params p = {
-		.mode = c->auto_race_mode ? RCUT_SCHED_PCT : RCUT_SCHED_UNIFORM,
-		.rate = (uint64_t)c->auto_race,
-		.depth = 3,
-		.epoch_ns = (uint64_t)c->auto_race * 1000,
-		.seed = c->seed,
-	};
-
-	if (!sb || !sb->sched_configure)
-		return 0;
-	if (inject_auto_configure(c->race_delay_max_ns, c->seed))
-		return -1;
-	sb->sched_configure(&p);
-	return 0;
-}
-
 /* Preemption injection and race delays, before any thread runs. */
 static int injection_start(struct torture_run *run)
 {
@@ -216,7 +192,7 @@ static int injection_start(struct torture_run *run)
 		fprintf(stderr, "rcutorture: cannot set up race delays\n");
 		return RCUT_EXIT_INTERNAL;
 	}
-	if (c->auto_race && auto_race_start(c)) {
+	if (torture_auto_race_configure(c, c->seed)) {
 		fprintf(stderr,
 			"rcutorture: cannot set up automatic race points\n");
 		return RCUT_EXIT_INTERNAL;
