@@ -147,10 +147,27 @@ t_runner_every_shipped_scenario_ends_as_expected() {
 	# PRCU-RFC2018 and the catalogue's BUG-* entries need seconds to
 	# reproduce their bugs, BUSTED-NR seconds for its need_resched loop:
 	# tests of their own (prcu.sh, catalogue.sh, kernel_lines.sh).
-	local list=$(ls ci/scenarios | grep -Ev 'RFC2018|^BUG-|^BUSTED-NR$' | tr '\n' ' ')
-	runner --duration 1.5s --jobs 2 "$list"
+	# The negative controls that stop at their first failure get a bound,
+	# not a window: BUSTED-IRQ's first failure came at up to 1.57 s in 10
+	# idle seeds, and a fresh clone's make check saw it pass 1.5 s under
+	# ASan (issue 29).  The others run 1.5 s each.
+	local name quick=() controls=()
+	for name in $(ls ci/scenarios | grep -Ev 'RFC2018|^BUG-|^BUSTED-NR$'); do
+		if grep -q '^#EXPECT: FAILURE' "ci/scenarios/$name" &&
+			grep -q -- '^--stop-on-failure' "ci/scenarios/$name"; then
+			controls+=("$name")
+		else
+			quick+=("$name")
+		fi
+	done
+	((${#controls[@]} >= 5)) || die "only ${#controls[@]} stopping negative controls: ${controls[*]}"
+	runner --duration 1.5s --jobs 2 "${quick[*]}"
 	expect_status 0
-	expect_out "^all $(ls ci/scenarios | grep -Evc 'RFC2018|^BUG-|^BUSTED-NR$') runs ended as expected$"
+	expect_out "^all ${#quick[@]} runs ended as expected$"
+	rm -rf "$TEST_TMP/res"
+	runner --duration 30s --jobs 2 "${controls[*]}"
+	expect_status 0
+	expect_out "^all ${#controls[@]} runs ended as expected$"
 }
 
 t_runner_reproduces_the_prcu_barrier_bug() {
