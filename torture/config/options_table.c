@@ -522,7 +522,7 @@ const struct rcut_opt rcut_opts[] = {
 	  .range = "0 to 1d",
 	  .tests = RCUT_T_TORTURE,
 	  .group = RCUT_GROUP_GP,
-	  .help = "Expedited grace-period latency check: once 100 expedited grace periods have run, more than half of them (the median) taking longer than this is a failure; 0 to 1d, 0 disables (default: 0)",
+	  .help = "Expedited grace-period latency check: the run's median expedited grace period (of at least 100) taking longer than this is a failure, at the end of the run, or as soon as more than half of 1000 or more, or nine in ten of 100 or more, did; 0 to 1d, 0 disables (default: 0)",
 	  AT(73, 0, 0),
 	  .if_set = RCUT_T_TORTURE,
 	  .json_at = 73 },

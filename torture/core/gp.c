@@ -149,13 +149,34 @@ static void check_gp_witnesses(struct torture_run *run, enum rcut_gp_kind kind,
 		torture_gp_names[kind], w[i].reader);
 }
 
-#define EXP_BOUND_MIN_GPS 100 /* expedited GPs before the median counts */
+#define EXP_BOUND_MIN_GPS 100	 /* expedited GPs the run's median needs */
+#define EXP_BOUND_EARLY_GPS 1000 /* ... for a verdict before the end */
+
+/* The median over the bound: fail the run, once. */
+static void exp_bound_fail(struct torture_run *run, uint64_t n, uint64_t over,
+			   const char *detail)
+{
+	struct torture_counters *c = &run->counters;
+
+	if (atomic_load(&c->exp_failed) ||
+	    atomic_exchange(&c->exp_failed, true))
+		return;
+	torture_failure(
+		run, "expedited grace-period latency",
+		"%llu of %llu expedited grace periods took longer than --exp-gp-bound=%.3f ms (%s): the median is above the bound",
+		(unsigned long long)over, (unsigned long long)n,
+		(double)run->cfg->exp_gp_bound_ns / 1e6, detail);
+}
 
 /*
- * --exp-gp-bound: an expedited grace period that took ns.  Once
- * EXP_BOUND_MIN_GPS have run, more than half over the bound (the median
- * above it) fails the run, once: a regression such as the 2022 Tree SRCU
- * one, where expedited grace periods slept a jiffy each.
+ * --exp-gp-bound: an expedited grace period that took ns.  The run's
+ * median above the bound fails it (exp_bound_final()): a regression such
+ * as the 2022 Tree SRCU one, where expedited grace periods slept a jiffy
+ * each.  Before the end only once EXP_BOUND_EARLY_GPS have run, or when
+ * nine in ten of 100 or more are over (the regression's 97 %): the first
+ * hundred, while the threads start beside other jobs, can be slow for
+ * the fixed code too (a fresh clone's make check failed
+ * FIXED-SRCU-EXP-DELAY, 175 of 770 over the bound, issue 29).
  */
 static void exp_bound_check(struct torture_run *run, uint64_t ns)
 {
@@ -166,15 +187,24 @@ static void exp_bound_check(struct torture_run *run, uint64_t ns)
 	over = atomic_load(&c->exp_over);
 	if (ns > bound)
 		over = atomic_fetch_add(&c->exp_over, 1) + 1;
-	if (n < EXP_BOUND_MIN_GPS || over * 2 <= n ||
-	    atomic_load(&c->exp_failed) ||
-	    atomic_exchange(&c->exp_failed, true))
-		return;
-	torture_failure(
-		run, "expedited grace-period latency",
-		"%llu of %llu expedited grace periods took longer than --exp-gp-bound=%.3f ms (this one %.3f ms): the median is above the bound",
-		(unsigned long long)over, (unsigned long long)n,
-		(double)bound / 1e6, (double)ns / 1e6);
+	if ((n >= EXP_BOUND_EARLY_GPS && over * 2 > n) ||
+	    (n >= EXP_BOUND_MIN_GPS && over * 10 >= n * 9)) {
+		char detail[48];
+
+		snprintf(detail, sizeof(detail), "this one %.3f ms",
+			 (double)ns / 1e6);
+		exp_bound_fail(run, n, over, detail);
+	}
+}
+
+void torture_gp_exp_final(struct torture_run *run)
+{
+	struct torture_counters *c = &run->counters;
+	uint64_t n = atomic_load(&c->exp_timed),
+		 over = atomic_load(&c->exp_over);
+
+	if (run->cfg->exp_gp_bound_ns && n >= EXP_BOUND_MIN_GPS && over * 2 > n)
+		exp_bound_fail(run, n, over, "over the whole run");
 }
 
 void torture_gp_exp_report(struct torture_run *run, FILE *out)

@@ -688,6 +688,7 @@ static int final_report(struct torture_run *run, bool stalled_run, bool drained)
 	struct rcut_snapshot s;
 	int status;
 
+	torture_gp_exp_final(run);
 	torture_snapshot(run, &s);
 	if (drained) {
 		s.cbs_lost = (uint64_t)torture_cbs_in_flight(run);
