@@ -64,7 +64,8 @@ struct waiter {
 /*
  * A base's thread registry: a push-only list (HEAD) of per-thread records
  * of type TYPE, each with an atomic_bool in_use and a next pointer.  The
- * generated registry_claim() takes a free record or pushes a new one.
+ * generated registry_claim() takes a free record or pushes a new one;
+ * registry_free() frees them all at cleanup.
  */
 #define REGISTRY_CLAIM(TYPE, HEAD)                                           \
 	static TYPE *registry_claim(void)                                    \
@@ -86,6 +87,16 @@ struct waiter {
 		while (!atomic_compare_exchange_weak(&HEAD, &r->next, r))    \
 			;                                                    \
 		return r;                                                    \
+	}                                                                    \
+                                                                             \
+	/* At cleanup: every torture thread is gone, nobody uses it. */      \
+	static void registry_free(void)                                      \
+	{                                                                    \
+		for (TYPE *r = atomic_load(&HEAD), *next; r; r = next) {     \
+			next = r->next;                                      \
+			free(r);                                             \
+		}                                                            \
+		atomic_store(&HEAD, NULL);                                   \
 	}
 
 static void run_gp(void);

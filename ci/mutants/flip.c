@@ -206,12 +206,7 @@ static int flip_init(void)
 static void flip_cleanup(void)
 {
 	engine_cleanup();
-	/* Every torture thread is gone: nobody uses the registry now. */
-	for (struct reader *r = atomic_load(&registry), *next; r; r = next) {
-		next = r->next;
-		free(r);
-	}
-	atomic_store(&registry, NULL);
+	registry_free();
 }
 
 static void flip_stats(FILE *out)

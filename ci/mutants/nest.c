@@ -152,11 +152,7 @@ static int nest_init(void)
 static void nest_cleanup(void)
 {
 	engine_cleanup();
-	for (struct nreader *r = atomic_load(&registry), *next; r; r = next) {
-		next = r->next;
-		free(r);
-	}
-	atomic_store(&registry, NULL);
+	registry_free();
 }
 
 static void nest_stats(FILE *out)

@@ -187,12 +187,7 @@ static void caller_quiescent(void)
 static void qsbr_cleanup(void)
 {
 	engine_cleanup();
-	/* Every torture thread is gone: nobody uses the registry now. */
-	for (struct qreader *r = atomic_load(&registry), *next; r; r = next) {
-		next = r->next;
-		free(r);
-	}
-	atomic_store(&registry, NULL);
+	registry_free();
 }
 
 static void qsbr_stats(FILE *out)
