@@ -224,6 +224,27 @@ $(MUTANT_DIR)/sb/%.o: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.
 	@mkdir -p $(dir $@)
 	@ci/mutants/compile $* $@ $(CC) $(PLUGIN_CFLAGS) $(STOREBUF_CFLAGS) -c
 
+# liburcu's flavors built a second time as plugins instrumented with the
+# store-buffer SDK (issue 24 item 2): --flavor memb-sb runs liburcu's real
+# inlined read side under the emulation and the automatic race points.
+# flavors/urcu/storebuf_liburcu.h turns liburcu's asm fences into ones the
+# instrumentation sees; the SDK sends liburcu's own membarrier, lock and
+# sleep calls to its wrappers (sdk/storebuf/libhook.c).  In $(BUILD)/lib
+# beside libcds's (PREFIX/lib/rcutorture installed).
+URCU_SB_NAMES := memb mb qsbr bp
+URCU_SB_PLUGINS := $(URCU_SB_NAMES:%=$(BUILD)/lib/librcutorture-%-sb.so)
+
+all: $(URCU_SB_PLUGINS)
+
+$(BUILD)/lib/urcu-sb/%.o: flavors/urcu/%.c flavors/urcu/urcu_adapter.h flavors/urcu/storebuf_liburcu.h flavors/registry.h include/rcutorture/flavor.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	@$(CC) $(PLUGIN_CFLAGS) $(STOREBUF_CFLAGS) -DRCUT_SB_PLUGIN -include flavors/urcu/storebuf_liburcu.h -c $< -o $@
+
+$(URCU_SB_PLUGINS): $(BUILD)/lib/librcutorture-%-sb.so: $(BUILD)/lib/urcu-sb/%.o $(STOREBUF_LIB)
+	@echo "  PLUGIN  $@"
+	@$(CC) -shared -pthread -o $@ $< $(STOREBUF_LIB) $(STOREBUF_LDFLAGS) -lurcu-$* -lurcu-common -ldl
+
 # The catalogue without race points (RCUT_NO_RACE_POINTS): what a flavor
 # nobody annotated gets, plain (-bare) and instrumented (-bare-sb, where
 # the SDK's automatic race points are the only ones).  The mutation
@@ -350,7 +371,8 @@ install: all $(STOREBUF_LIB)
 	chmod 644 $(PC_DIR)/rcutorture.pc
 	install -m 644 $(SCENARIOS) $(SHARE)/scenarios/
 	install -m 644 ci/plugins/example_rcu.c $(SHARE)/examples/example_rcu.c
-	$(if $(CDS_PLUGINS),install -d $(DESTDIR)$(PREFIX)/lib/rcutorture && install -m 644 $(CDS_PLUGINS) $(DESTDIR)$(PREFIX)/lib/rcutorture/)
+	install -d $(DESTDIR)$(PREFIX)/lib/rcutorture
+	install -m 644 $(CDS_PLUGINS) $(URCU_SB_PLUGINS) $(DESTDIR)$(PREFIX)/lib/rcutorture/
 	install -d $(DOC_DIR)
 	install -m 644 README.md $(DOC_DIR)/README.md
 
@@ -362,6 +384,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/rcutorture/storebuf.h $(PC_DIR)/rcutorture-storebuf.pc $(DESTDIR)$(PREFIX)/lib/librcutorture-storebuf.a
 	rm -f $(addprefix $(SHARE)/scenarios/,$(notdir $(SCENARIOS))) $(SHARE)/examples/example_rcu.c $(DOC_DIR)/README.md
 	rm -f $(CDS_NAMES:%=$(DESTDIR)$(PREFIX)/lib/rcutorture/librcutorture-cds-%.so)
+	rm -f $(URCU_SB_NAMES:%=$(DESTDIR)$(PREFIX)/lib/rcutorture/librcutorture-%-sb.so)
 	-rmdir $(DESTDIR)$(PREFIX)/lib/rcutorture
 	-rmdir $(DESTDIR)$(PREFIX)/include/rcutorture $(SHARE)/scenarios $(SHARE)/examples $(SHARE)/campaign $(SHARE) $(DOC_DIR)
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The flavors this build bundles as plugins (libcds's, C++): where they
- * are and which names to look for.  Built twice, like scenario.c: the
+ * The flavors this build bundles as plugins (libcds's, C++; liburcu's
+ * instrumented with the store-buffer SDK, memb-sb ...): where they are
+ * and which names to look for.  Built twice, like scenario.c: the
  * binary in the source tree looks in the build's lib/ folder, the one
  * make install copies in PREFIX/lib/rcutorture (see the Makefile).
  */
@@ -28,10 +29,10 @@
 #endif
 
 static const struct rcut_bundled bundled[] = {
-	{ "cds-instant", CDS_WHY },
-	{ "cds-buffered", CDS_WHY },
-	{ "cds-signal", CDS_WHY },
-	{ NULL, NULL },
+	{ "cds-instant", CDS_WHY }, { "cds-buffered", CDS_WHY },
+	{ "cds-signal", CDS_WHY },  { "memb-sb", NULL },
+	{ "mb-sb", NULL },	    { "qsbr-sb", NULL },
+	{ "bp-sb", NULL },	    { NULL, NULL },
 };
 
 const char *rcut_bundled_dir(void)

@@ -20,6 +20,7 @@
 #include "../flavors/plugin.h"
 #include "../flavors/registry.h"
 #include "../torture/core/gp.h"
+#include "../torture/config/kernel_na.h"
 #include "../torture/config/options_table.h"
 #include "../torture/tests/ref.h"
 #include "../torture/util/delay.h"
@@ -312,6 +313,29 @@ static size_t kernel_prefix(const char *arg)
 }
 
 /*
+ * Kernel boot parameters of other RCU subsystems, which a kernel
+ * scenario's boot line may hold: named as such, not as a flavor's.
+ */
+static const char *kernel_subsystem(const char *arg)
+{
+	static const struct {
+		const char *prefix, *what;
+	} subsystems[] = {
+		{ "rcutree.", "rcutree (Tree RCU)" },
+		{ "rcupdate.", "rcupdate (RCU's core)" },
+		{ "srcutree.", "srcutree (Tree SRCU)" },
+		{ "rcuperf.", "rcuperf (rcuscale's old name)" },
+		{ "locktorture.", "locktorture (the lock torture test)" },
+	};
+
+	for (size_t i = 0; i < sizeof(subsystems) / sizeof(subsystems[0]); i++)
+		if (!strncmp(arg, subsystems[i].prefix,
+			     strlen(subsystems[i].prefix)))
+			return subsystems[i].what;
+	return NULL;
+}
+
+/*
  * A bare number in kernel spelling is in the kernel's unit for the row
  * (its kernel_unit): into value as a duration our parser reads.  The
  * kernel's stutter: a negative value disables it (the kernel clamps it
@@ -381,7 +405,7 @@ static int apply_kernel_extendables(struct parse_ctx *ctx,
 static int apply_kernel_param(struct parse_ctx *ctx, const char *text,
 			      size_t plen)
 {
-	const char *name = text + plen, *eq = strchr(name, '=');
+	const char *name = text + plen, *eq = strchr(name, '='), *why;
 	const struct rcut_opt *o;
 	char opt[64], value[64], given[80];
 
@@ -389,6 +413,13 @@ static int apply_kernel_param(struct parse_ctx *ctx, const char *text,
 		return fail(ctx, "'%s': expected %.*sPARAM=VALUE", text,
 			    (int)plen, text);
 	o = rcut_opt_find_kernel(name, (size_t)(eq - name), opt, sizeof(opt));
+	why = o ? NULL : rcut_kernel_na_reason(text, (size_t)(eq - text));
+	if (why) {
+		fprintf(stderr,
+			"rcutorture: %.*s does not apply here (%s); ignored\n",
+			(int)(eq - text), text, why);
+		return 0;
+	}
 	if (!o)
 		return fail(
 			ctx,
@@ -441,6 +472,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (kernel_prefix(arg))
 			return apply_kernel_param(ctx, arg, kernel_prefix(arg));
+		if (kernel_subsystem(arg))
+			return fail(
+				ctx,
+				"'%s': a parameter of the kernel's %s, which has no counterpart here (rcutorture takes the kernel's rcutorture., torture., rcuscale. and refscale. parameters)",
+				arg, kernel_subsystem(arg));
 		return add_flavor_param(ctx, arg);
 	case ARGP_KEY_ERROR:
 		if (state->next > 0 && state->next <= state->argc)

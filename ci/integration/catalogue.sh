@@ -113,7 +113,7 @@ t_catalogue_liburcu_spurious_wake() {
 	expect_status 1
 	# The readers may see the element that wait freed first.
 	expect_first_check 'early grace period|too-short grace period|rtmbe'
-	expect_check_failed 'early grace period' 'a [a-z-]+ grace-period wait returned while reader [0-9]+ was still in the read-side section it was in before the wait began'
+	expect_check_failed 'early grace period' 'an? [a-z_ ()]+ returned while reader [0-9]+ was still in the read-side section it was in before the wait began'
 	expect_out '^srcu-torture: srcu: .* trust_wakeup \([1-9][0-9]* waits ended by a wakeup before their grace period\)$'
 	expect_out '^srcu-torture:--- End of test: FAILURE: '
 	run --scenario FIXED-LIBURCU-SPURIOUS-WAKE --duration 3 --stat-interval 0

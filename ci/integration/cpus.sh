@@ -34,6 +34,17 @@ t_onoff_cycles_succeed() {
 	done
 }
 
+# Issue 26 item 6: one simulated CPU runs no hotplug, and says so as the
+# kernel does.
+t_onoff_with_one_cpu_says_so() {
+	run --cpus 1 --onoff-interval 10ms --duration 1 --stat-interval 0
+	expect_status 0
+	expect_out '^memb-torture: Only one CPU, so CPU-hotplug testing is disabled$'
+	run --cpus 2 --onoff-interval 10ms --duration 1 --stat-interval 0
+	expect_status 0
+	expect_no_out 'Only one CPU'
+}
+
 t_onoff_failures_end_rcu_hotplug() {
 	run --flavor busted-hotplug --cpus 4 --onoff-interval 20ms --duration 2 --stat-interval 0
 	expect_status 3

@@ -88,7 +88,7 @@ t_hunt_race_delays_counted() {
 t_hunt_swarm_draw_reproducible() {
 	run --dry-run --swarm --seed 11
 	expect_status 0
-	expect_out '^memb-torture: swarm: preempt=[^ ]+ race=[^ ]+ onoff=[^ ]+ floods=[^ ]+ barrier=[^ ]+ stutter=[^ ]+ nesting=[^ ]+ delays=[^ ]+ gprate=[^ ]+ gp=[a-z,]+ tight=(on|off) gpwrap=none$'
+	expect_out '^memb-torture: swarm: preempt=[^ ]+ race=[^ ]+ onoff=[^ ]+ floods=[^ ]+ barrier=[^ ]+ stutter=[^ ]+ nesting=[^ ]+ delays=[^ ]+ gprate=[^ ]+ gp=[a-z,]+ tight=(on|off) gpwrap=none call=(global|percpu|perthread)$'
 	local a=$(grep 'swarm:' "$OUT") start=$(grep 'Start of test' "$OUT") draws="" s
 	run --dry-run --swarm --seed 11
 	[[ $(grep 'swarm:' "$OUT") == "$a" && $(grep 'Start of test' "$OUT") == "$start" ]] ||
@@ -154,6 +154,32 @@ t_hunt_catches_mutants() {
 		expect_status 1
 		expect_out "^mutant-$m-torture: First failure under swarm draw [0-9]+ \(from [0-9.]+ s\): preempt="
 	done
+}
+
+# The swarm draws the callback queues' layout for a flavor that has one
+# (issue 24 item 6: a per-CPU queue bug needed --call-rcu percpu by
+# hand), the Start line runs it, a redraw keeps it, and --call-rcu given
+# is kept.
+t_swarm_draws_the_callback_queues() {
+	local s modes="" mode
+	for s in 1 2 3 4 5 6 7 8 9; do
+		run --dry-run --hunt --seed $s
+		expect_status 0
+		mode=$(sed -n 's/^memb-torture: swarm: .* call=\([a-z]*\)$/\1/p' "$OUT")
+		[[ -n $mode ]] || die "seed $s: no call= in the draw"
+		expect_out "Start of test: .* call_rcu=$mode( |$)"
+		modes+="$mode"$'\n'
+	done
+	(($(sort -u <<<"$modes" | grep -c .) == 3)) || die "9 seeds drew only: $(sort -u <<<"$modes" | tr '\n' ' ')"
+	run --hunt --seed 3 --duration 2 --swarm-interval 0.2s --stat-interval 0
+	expect_status 0
+	expect_no_out 'swarm draw [0-9]+ at .* call='
+	run --dry-run --hunt --seed 3 --call-rcu perthread
+	expect_out '^memb-torture: swarm: .* call=given$'
+	expect_out 'Start of test: .* call_rcu=perthread( |$)'
+	# A flavor without queue layouts draws none.
+	run --dry-run --hunt --seed 3 --flavor prcu
+	expect_no_out 'swarm: .* call='
 }
 
 # --swarm-interval draws again as the run goes on; the Start and End lines
@@ -231,7 +257,7 @@ t_hunt_draws_barrier_and_gpwrap_every_run() {
 	for s in $(seq 1 24); do
 		run --dry-run --hunt --seed "$s" --flavor "$dir/librcutorture-mutant-flip.so"
 		expect_status 0
-		expect_out '^mutant-flip-torture: swarm: .* barrier=(2|4) .* gpwrap=(10|100|1000)$'
+		expect_out '^mutant-flip-torture: swarm: .* barrier=(2|4) .* gpwrap=(10|100|1000)( |$)'
 		run --dry-run --swarm --seed "$s" --flavor "$dir/librcutorture-mutant-flip.so"
 		grep -Eq 'swarm: .*(barrier=off|gpwrap=off)' "$OUT" && plain=$((plain + 1))
 	done

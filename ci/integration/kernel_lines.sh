@@ -19,6 +19,11 @@ t_update_types_and_gp_state_lines() {
 	start=$(sed -n 's/^srcu-torture: Start-test grace-period state: g\([0-9]*\) .*/\1/p' "$OUT")
 	end=$(sed -n 's/^srcu-torture: End-test grace-period state: g\([0-9]*\) .*/\1/p' "$OUT")
 	((end > start)) || die "End-test g$end is not past Start-test g$start"
+	# Issue 26 item 8: --quiet leaves them out (the closing block only).
+	run --flavor memb --duration 1 --stat-interval 0 -q
+	expect_status 0
+	expect_no_out 'rcu_torture_write_types'
+	expect_out '^memb-torture:--- End of test: SUCCESS'
 }
 
 # "??? Writer stall state" only when a stat interval saw no update: the

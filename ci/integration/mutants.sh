@@ -287,13 +287,13 @@ t_auto_race_mode_is_drawn() {
 	local f=$MUTANTS/librcutorture-mutant-flip-bare-sb.so
 	run --flavor "$f" --hunt --swarm-interval 100ms --duration 3 --seed 2 --stat-interval 0
 	expect_status 0
-	expect_out "^mutant-flip-torture: swarm: .* autorace=(uniform|pct)\$"
+	expect_out "^mutant-flip-torture: swarm: .* autorace=(uniform|pct)( |\$)"
 	expect_out "^mutant-flip-torture: swarm draw [0-9]+ at [0-9.]+ s: .* autorace=uniform\$"
 	expect_out "^mutant-flip-torture: swarm draw [0-9]+ at [0-9.]+ s: .* autorace=pct\$"
 	expect_out "auto-races: [1-9][0-9]*/[1-9][0-9]*\$"
 	run --flavor "$f" --hunt --auto-race-mode pct --duration 1 --seed 2 --stat-interval 0
 	expect_status 0
-	expect_out "^mutant-flip-torture: swarm: .* autorace=given\$"
+	expect_out "^mutant-flip-torture: swarm: .* autorace=given( |\$)"
 	expect_out "auto_race_mode=pct"
 }
 

@@ -222,6 +222,31 @@ t_parity_supported_rows_kernel_spelling_accepted() {
 	((n >= 50)) || die "only $n supported rows"
 }
 
+# Issue 26 item 7: a "not applicable" row's parameter (a kernel
+# scenario's boot line may hold one) is ignored with a one-line note, not
+# rejected; another RCU subsystem's parameter is named as the kernel's.
+t_parity_not_applicable_rows_ignored_with_a_note() {
+	local name row test n=0
+	while IFS=$'\t' read -r name row; do
+		[[ $row == "not applicable:"* ]] || continue
+		n=$((n + 1))
+		case $name in
+		rcuscale.*) test=scale ;;
+		refscale.*) test=ref ;;
+		*) test=torture ;;
+		esac
+		run --test $test "$name=1" --dry-run
+		[[ $STATUS == 0 ]] || die "$name=1 (--test $test): exit $STATUS: $(head -n 1 "$ERR")"
+		expect_out ":--- Start of test: "
+		expect_err "^rcutorture: ${name//./\\.} does not apply here \(.+\); ignored$"
+		(($(wc -l <"$ERR") == 1)) || die "$name: more than one line on stderr"
+	done < <(parity_rows)
+	((n >= 20)) || die "only $n not-applicable rows"
+	run rcutree.gp_preinit_delay=3 --dry-run
+	expect_status 2
+	expect_err "^rcutorture: 'rcutree.gp_preinit_delay=3': a parameter of the kernel's rcutree \(Tree RCU\), which has no counterpart here"
+}
+
 # The kernel's extendables mask: each of its bits 0x1 to 0x10 has our
 # signal-masked stretch as analogue, so any nonzero mask is our 7.
 t_kernel_extendables_mask_accepted() {

@@ -27,6 +27,17 @@ t_busted_fails() {
 	(($(pipe_late_sum) > 0)) || die "busted showed no pipe stage >= 2"
 }
 
+# Issue 26 item 9: the early-grace-period message names the primitive
+# in words ("an expedited synchronize", not "a exp grace-period wait").
+t_early_gp_message_names_the_primitive() {
+	run --flavor busted --gp-exp --nfakewriters 0 --duration 2 --stat-interval 0
+	expect_status 1
+	expect_check_failed 'early grace period' 'an expedited synchronize returned while reader [0-9]+ was still in the read-side section it was in before the wait began'
+	run --flavor busted --gp-sync --nfakewriters 0 --duration 2 --stat-interval 0
+	expect_status 1
+	expect_check_failed 'early grace period' 'a synchronize returned while reader [0-9]+ was still in the read-side section it was in before the wait began'
+}
+
 t_busted_stop_on_failure_stops_early() {
 	local t0=$(now_ms)
 	run --flavor busted --duration 60 --stop-on-failure

@@ -7,10 +7,10 @@
 #include "../registry.h"
 #include "urcu_adapter.h"
 
-const struct rcut_flavor rcut_flavor_bp = {
-	URCU_ADAPTER_OPS.name = "bp",
-	.description =
-		"liburcu urcu-bp: bulletproof, threads register on first read",
+const struct rcut_flavor UA_TABLE(bp) = {
+	URCU_ADAPTER_OPS.name = UA_NAME(bp),
+	.description = UA_DESCRIPTION(
+		"liburcu urcu-bp: bulletproof, threads register on first read"),
 	/*
 	 * Not RCUT_CAP_READ_SIGNAL_SAFE: liburcu 0.13's README allows
 	 * read-side sections in signal handlers only with memb and mb, and

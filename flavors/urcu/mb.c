@@ -7,10 +7,10 @@
 #include "../registry.h"
 #include "urcu_adapter.h"
 
-const struct rcut_flavor rcut_flavor_mb = {
-	URCU_ADAPTER_OPS.name = "mb",
-	.description =
-		"liburcu urcu-mb: a full memory barrier in read lock and unlock",
+const struct rcut_flavor UA_TABLE(mb) = {
+	URCU_ADAPTER_OPS.name = UA_NAME(mb),
+	.description = UA_DESCRIPTION(
+		"liburcu urcu-mb: a full memory barrier in read lock and unlock"),
 	/*
 	 * liburcu 0.13's README ("Being careful with signals"): read-side
 	 * sections are allowed in a signal handler (not one on a

@@ -8,10 +8,10 @@
 #include "../registry.h"
 #include "urcu_adapter.h"
 
-const struct rcut_flavor rcut_flavor_qsbr = {
-	URCU_ADAPTER_OPS.name = "qsbr",
-	.description =
-		"liburcu urcu-qsbr: free read side, readers report quiescent states",
+const struct rcut_flavor UA_TABLE(qsbr) = {
+	URCU_ADAPTER_OPS.name = UA_NAME(qsbr),
+	.description = UA_DESCRIPTION(
+		"liburcu urcu-qsbr: free read side, readers report quiescent states"),
 	/*
 	 * Not RCUT_CAP_READ_SIGNAL_SAFE: liburcu 0.13's README forbids
 	 * read-side sections in signal handlers with liburcu-qsbr.

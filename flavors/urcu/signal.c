@@ -7,10 +7,10 @@
 #include "../registry.h"
 #include "urcu_adapter.h"
 
-const struct rcut_flavor rcut_flavor_signal = {
-	URCU_ADAPTER_OPS.name = "signal",
-	.description =
-		"liburcu urcu-signal: readers forced to order by SIGUSR1",
+const struct rcut_flavor UA_TABLE(signal) = {
+	URCU_ADAPTER_OPS.name = UA_NAME(signal),
+	.description = UA_DESCRIPTION(
+		"liburcu urcu-signal: readers forced to order by SIGUSR1"),
 	/*
 	 * Not RCUT_CAP_READ_SIGNAL_SAFE: liburcu 0.13's README allows
 	 * read-side sections in signal handlers only with memb and mb.

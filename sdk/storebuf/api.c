@@ -34,6 +34,8 @@ void rcut_storebuf_model(enum rcut_storebuf_model model)
 
 void rcut_storebuf_configure(uint64_t seed, uint64_t max_delay_ns)
 {
+	if (max_delay_ns)
+		sb_hook_libraries();
 	sb_configure(seed, max_delay_ns, true);
 }
 

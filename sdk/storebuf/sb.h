@@ -49,6 +49,12 @@ void sb_configure(uint64_t seed, uint64_t max_delay_ns, bool run_drainer);
 /* The figures, summed over every thread's buffer. */
 void sb_sum(struct rcut_storebuf_stats *out);
 
+/*
+ * Send the calls of the libraries the plugin links (not libc's) to the
+ * wrappers of wrap.c too (libhook.c); once, when buffering starts.
+ */
+void sb_hook_libraries(void);
+
 /* Block signals around buffer updates (a plugin installed a handler). */
 void sb_guard_signals(void);
 

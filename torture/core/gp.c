@@ -29,6 +29,17 @@ static const char *const gp_needs[RCUT_GP_NKINDS] = {
 		"full polled grace periods (start_gp_poll_full, poll_gp_state_full)",
 };
 
+/* Each kind's wait, as a message names it ("an expedited synchronize"). */
+static const char *const gp_waits[RCUT_GP_NKINDS] = {
+	[RCUT_GP_SYNC] = "a synchronize",
+	[RCUT_GP_EXP] = "an expedited synchronize",
+	[RCUT_GP_NORMAL] = "a wait for a callback (call)",
+	[RCUT_GP_COND] = "a cond_sync",
+	[RCUT_GP_POLL] = "a poll_gp_state wait",
+	[RCUT_GP_COND_FULL] = "a cond_sync_full",
+	[RCUT_GP_POLL_FULL] = "a poll_gp_state_full wait",
+};
+
 bool torture_gp_available(const struct rcut_flavor *f, enum rcut_gp_kind kind)
 {
 	switch (kind) {
@@ -145,8 +156,8 @@ static void check_gp_witnesses(struct torture_run *run, enum rcut_gp_kind kind,
 		return;
 	torture_failure(
 		run, "early grace period",
-		"a %s grace-period wait returned while reader %d was still in the read-side section it was in before the wait began",
-		torture_gp_names[kind], w[i].reader);
+		"%s returned while reader %d was still in the read-side section it was in before the wait began",
+		gp_waits[kind], w[i].reader);
 }
 
 #define EXP_BOUND_MIN_GPS 100	 /* expedited GPs the run's median needs */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The lifecycle of every test (see lifecycle.h).  The main thread owns
- * SIGINT/SIGTERM (blocked in every other thread, the flavor's included:
- * they are blocked before its init) and runs the watchdog, so a stall or
- * a signal is noticed however the threads behave.
+ * The lifecycle of every test (see lifecycle.h).  The main thread takes
+ * SIGINT/SIGTERM (blocked in every thread, the flavor's included: they
+ * are blocked before its init) and runs the watchdog, so a stall or a
+ * signal is noticed however the threads behave.
  */
 #define _GNU_SOURCE
 #include "lifecycle.h"
@@ -25,7 +25,13 @@
 #define TICK_NS 10000000ULL		/* main loop period: 10 ms */
 #define WATCHDOG_PERIOD_NS 100000000ULL /* stall checks: every 100 ms */
 
-/* SIGINT and SIGTERM: the main thread waits for them. */
+/*
+ * SIGINT and SIGTERM stay blocked in every thread; the main thread takes
+ * them with sigtimedwait() while it watches the round and while it waits
+ * for threads to exit, so the report never depends on a handler.
+ */
+static sigset_t stop_sigs;
+
 static void stop_signals(sigset_t *sigs)
 {
 	sigemptyset(sigs);
@@ -33,16 +39,46 @@ static void stop_signals(sigset_t *sigs)
 	sigaddset(sigs, SIGTERM);
 }
 
-/* A second SIGINT/SIGTERM after the stop began: exit at once (130). */
-static void second_signal(int sig)
-{
-	static const char msg[] =
-		"rcutorture: interrupted again, exiting without the final report\n";
+/*
+ * Signals within this long of the first are the same request: GNU
+ * timeout and many CI runners signal the child and then its process
+ * group, so one stop arrives as two signals.
+ */
+#define SAME_REQUEST_NS 250000000ULL
 
+static uint64_t first_signal_ns;
+static int nsignals;
+
+/*
+ * Count a SIGINT/SIGTERM.  The first asks the run to stop (the full
+ * shutdown: final barrier, report); true for one that asks to hurry: a
+ * signal later than SAME_REQUEST_NS after the first, or a third.
+ */
+static bool take_signal(struct torture_run *run, int sig)
+{
+	uint64_t now = torture_now_ns();
+
+	nsignals++;
+	if (!first_signal_ns) {
+		first_signal_ns = now;
+		if (!run->stop_signal) {
+			printf("%s-%s: SIG%s received, stopping\n",
+			       run->flavor->name, run->tag, sigabbrev_np(sig));
+			run->stop_signal = sig;
+		}
+		return false;
+	}
+	return now - first_signal_ns >= SAME_REQUEST_NS || nsignals >= 3;
+}
+
+/* The exit status of a report already printed (signals after it). */
+static volatile sig_atomic_t reported_status;
+
+/* A signal once the report is out (the flavor's cleanup hangs): exit. */
+static void after_report_signal(int sig)
+{
 	(void)sig;
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
-		_exit(130);
-	_exit(130);
+	_exit(reported_status);
 }
 
 /*
@@ -91,6 +127,45 @@ stall_exit(struct torture_run *run, const struct torture_stall *s)
 	_exit(RCUT_EXIT_STALL);
 }
 
+/*
+ * A second request to stop while threads are still finishing (a writer
+ * stuck in a slow grace period, a final barrier): name what is still
+ * running, print the report as it stands and exit with its verdict,
+ * without joining those threads or running exit handlers that could
+ * block on them.
+ */
+static void __attribute__((noreturn))
+hurry_exit(struct torture_run *run, int sig)
+{
+	struct torture_threads *th = &run->threads;
+	int status = RCUT_EXIT_SUCCESS, left = 0, named = 0;
+	char names[160] = "";
+
+	torture_stop(run);
+	torture_mark_stop(run);
+	for (int i = 0; i < th->n; i++) {
+		size_t len = strlen(names);
+
+		if (atomic_load(&th->t[i].exited))
+			continue;
+		left++;
+		if (named < 4 && len < sizeof(names) - 40) {
+			snprintf(names + len, sizeof(names) - len, "%s%s %d",
+				 named ? ", " : "", th->t[i].kind, th->t[i].id);
+			named++;
+		}
+	}
+	printf("%s-%s: SIG%s again: reporting now, without waiting for %d thread%s still running%s%s%s%s\n",
+	       run->flavor->name, run->tag, sigabbrev_np(sig), left,
+	       left == 1 ? "" : "s", left ? " (" : "", names,
+	       left > named ? ", ..." : "", left ? ")" : "");
+	if (run->test->hurry_report)
+		status = run->test->hurry_report(run);
+	fflush(stdout);
+	fflush(stderr);
+	_exit(status);
+}
+
 /* Run the watchdog (the test's own stall check too); no return on a stall. */
 static void watchdog(struct torture_run *run)
 {
@@ -102,8 +177,11 @@ static void watchdog(struct torture_run *run)
 
 void lifecycle_join(struct torture_run *run, int n)
 {
+	struct timespec tick = { 0, (long)TICK_NS };
+
 	for (;;) {
 		bool all = true;
+		int sig;
 
 		for (int i = 0; i < n; i++)
 			if (!torture_thread_join(&run->threads.t[i], 0))
@@ -111,7 +189,9 @@ void lifecycle_join(struct torture_run *run, int n)
 		if (all)
 			return;
 		watchdog(run);
-		torture_nap_ns(TICK_NS);
+		sig = sigtimedwait(&stop_sigs, NULL, &tick);
+		if (sig > 0 && take_signal(run, sig))
+			hurry_exit(run, sig);
 	}
 }
 
@@ -217,9 +297,7 @@ static bool watch(struct torture_run *run, const sigset_t *sigs)
 			return false;
 		sig = sigtimedwait(sigs, NULL, &tick);
 		if (sig > 0) {
-			printf("%s-%s: SIG%s received, stopping\n",
-			       run->flavor->name, run->tag, sigabbrev_np(sig));
-			run->stop_signal = sig;
+			take_signal(run, sig);
 			break;
 		}
 		now = torture_now_ns();
@@ -243,16 +321,13 @@ static bool watch(struct torture_run *run, const sigset_t *sigs)
 	return true;
 }
 
-/* Tell every thread to stop; a second signal now exits 130 at once. */
-static void stop(struct torture_run *run, const sigset_t *sigs)
+/* Tell every thread to stop (lifecycle_join() takes later signals). */
+static void stop(struct torture_run *run)
 {
 	if (run->test->stopping)
 		run->test->stopping(run);
 	torture_stop(run);
 	torture_mark_stop(run);
-	signal(SIGINT, second_signal);
-	signal(SIGTERM, second_signal);
-	pthread_sigmask(SIG_UNBLOCK, sigs, NULL);
 }
 
 /* One round: start, watch, stop, drain, join, report. */
@@ -269,7 +344,7 @@ static int run_round(struct torture_run *run, int round, const sigset_t *sigs)
 		return RCUT_EXIT_INTERNAL;
 	}
 	if (watch(run, sigs))
-		stop(run, sigs);
+		stop(run);
 	if (test->drain)
 		status = test->drain(run);
 	lifecycle_join(run, run->threads.n);
@@ -313,8 +388,17 @@ static int run_flavor(struct torture_run *run, const struct rcut_flavor *f,
 	rounds = test->rounds ? test->rounds(run) : 1;
 	for (int r = 0; r < rounds && !status && !run->stop_signal; r++)
 		status = run_round(run, r, sigs);
-	if (f->cleanup)
+	if (f->cleanup) {
+		/* The report is out: a signal now only ends the wait. */
+		reported_status = status;
+		signal(SIGINT, after_report_signal);
+		signal(SIGTERM, after_report_signal);
+		pthread_sigmask(SIG_UNBLOCK, sigs, NULL);
 		f->cleanup();
+		pthread_sigmask(SIG_BLOCK, sigs, NULL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+	}
 	return status;
 }
 
@@ -338,6 +422,7 @@ static int setup(struct torture_run *run, sigset_t *sigs)
 	torture_watchdog_init();
 	torture_fatal_init();
 	stop_signals(sigs);
+	stop_sigs = *sigs;
 	pthread_sigmask(SIG_BLOCK, sigs, NULL);
 	return 0;
 }

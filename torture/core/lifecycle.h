@@ -2,16 +2,17 @@
 /*
  * The one lifecycle every test runs through, and the description a test
  * gives of itself.  lifecycle_run() sets the run up (simulated CPUs, the
- * watchdog's and the fatal signals' handlers, SIGINT/SIGTERM blocked for
- * every thread but the main one), then for each flavor under test and
- * each round of the test (the ref test has one per reader count, the
- * others one): starts the round's threads behind a gate (none runs its
- * loop until all exist), watches them from the main thread (signals, the
- * deadline, the stall watchdog, the stats interval), stops them, joins
- * them (bounded by the watchdog: a thread that never comes back is a
- * stall, exit 4), and has the test report.  The main thread never calls
- * into the flavor except through the test's hooks, so the report always
- * comes out.
+ * watchdog's and the fatal signals' handlers, SIGINT/SIGTERM blocked in
+ * every thread: the main one takes them with sigtimedwait()), then for
+ * each flavor under test and each round of the test (the ref test has
+ * one per reader count, the others one): starts the round's threads
+ * behind a gate (none runs its loop until all exist), watches them from
+ * the main thread (signals, the deadline, the stall watchdog, the stats
+ * interval), stops them, joins them (bounded by the watchdog: a thread
+ * that never comes back is a stall, exit 4; and by a second request to
+ * stop), and has the test report.  The main thread never calls into the
+ * flavor except through the test's hooks, so the report always comes
+ * out.
  */
 #ifndef TORTURE_LIFECYCLE_H
 #define TORTURE_LIFECYCLE_H
@@ -68,6 +69,11 @@ struct torture_test {
 	void (*cleanup)(struct torture_run *run);
 	/* A stall, after the backtraces: the closing lines (exit 4). */
 	void (*stall_report)(struct torture_run *run, const char *what);
+	/*
+	 * Optional: a second SIGINT/SIGTERM while threads still run: the
+	 * report as it stands and the End line; returns the exit status.
+	 */
+	int (*hurry_report)(struct torture_run *run);
 	/* A fatal signal (fatal.c): the report so far and the End line. */
 	void (*crash_report)(struct torture_run *run);
 };
@@ -93,7 +99,9 @@ int lifecycle_spawn(struct torture_run *run, const char *kind, int id,
 
 /*
  * Join the first n threads of the table, however long it takes, unless
- * the watchdog finds a stall (then the stall report and exit 4).
+ * the watchdog finds a stall (then the stall report and exit 4) or a
+ * second request to stop comes (then the report as it stands, exit with
+ * its verdict).
  */
 void lifecycle_join(struct torture_run *run, int n);
 

@@ -6,7 +6,9 @@
  * callback not invoked for that long, is a stall.  One hang leaves
  * victims behind it (a barrier waits for the grace period a hung
  * synchronize holds up), so the cause named is the operation stuck the
- * longest, not the first thread of the table found stuck.
+ * longest, not the first thread of the table found stuck; but a thread
+ * stuck inside a read-side section holds up every grace period that has
+ * to wait for it, so it comes first once it has been stuck long enough.
  */
 #define _GNU_SOURCE
 #include "watchdog.h"
@@ -20,6 +22,7 @@
 /* One thread (or the test's callback) stuck, for the ranking. */
 struct stuck {
 	uint64_t age_ns;
+	bool in_section; /* without progress inside a read-side section */
 	char what[160];
 };
 
@@ -66,12 +69,28 @@ static int by_age(const void *a, const void *b)
 	return x->age_ns < y->age_ns ? 1 : x->age_ns > y->age_ns ? -1 : 0;
 }
 
-/* The oldest of list[0..n) is the cause; the rest go to s->also. */
-static void rank(struct stuck *list, int n, struct torture_stall *s)
+/*
+ * The oldest of list[0..n) is the cause, the rest go to s->also; except
+ * that a thread stuck inside a read-side section for half the timeout
+ * comes first: the grace periods stuck behind it may have begun before
+ * the watchdog saw it stop (its age counts from then, within a period),
+ * and no correct reader sits in its section that long.
+ */
+static void rank(struct stuck *list, int n, uint64_t timeout,
+		 struct torture_stall *s)
 {
 	size_t used = 0;
 
 	qsort(list, (size_t)n, sizeof(*list), by_age);
+	for (int i = 1; i < n; i++) {
+		struct stuck reader = list[i];
+
+		if (!reader.in_section || reader.age_ns < timeout / 2)
+			continue;
+		memmove(&list[1], &list[0], (size_t)i * sizeof(*list));
+		list[0] = reader;
+		break;
+	}
 	s->age_ns = list[0].age_ns;
 	snprintf(s->what, sizeof(s->what), "%s", list[0].what);
 	s->n_also = n - 1;
@@ -131,6 +150,9 @@ static int collect(struct torture_run *run, uint64_t now, struct stuck *list,
 
 		if (!age)
 			continue;
+		list[n].in_section =
+			!atomic_load_explicit(&t->op, memory_order_acquire) &&
+			(atomic_load(&t->section) & 1);
 		if (now - t->wd_since_ns >= timeout ||
 		    (now - t->wd_since_ns >= timeout / 2 &&
 		     overtaken(run, t, list[n].what, sizeof(list[n].what))))
@@ -172,10 +194,11 @@ bool torture_watchdog_check(struct torture_run *run, struct torture_stall *s)
 	/* First seen now: stuck for the timeout (within a watchdog period). */
 	if (test && test->stalled &&
 	    test->stalled(run, now, list[n].what, sizeof(list[n].what))) {
+		list[n].in_section = false;
 		list[n++].age_ns = run->cfg->stall_timeout_ns;
 		tripped = true;
 	}
 	if (tripped)
-		rank(list, n, s);
+		rank(list, n, run->cfg->stall_timeout_ns, s);
 	return tripped;
 }

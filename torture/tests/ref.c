@@ -325,6 +325,13 @@ static void stall_report(struct torture_run *run, const char *what)
 	ref_print_params(run, run->nreaders, "End of test: STALL");
 }
 
+/* A second signal: the readers still run; the rounds done are out. */
+static int hurry_report(struct torture_run *run)
+{
+	ref_print_params(run, run->nreaders, "End of test: INTERRUPTED");
+	return RCUT_EXIT_SUCCESS;
+}
+
 static void crash_report(struct torture_run *run)
 {
 	print_repro(run);
@@ -343,6 +350,7 @@ static const struct torture_test ref_test = {
 	.finish = finish,
 	.cleanup = cleanup,
 	.stall_report = stall_report,
+	.hurry_report = hurry_report,
 	.crash_report = crash_report,
 };
 

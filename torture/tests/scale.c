@@ -337,6 +337,13 @@ static void stall_report(struct torture_run *run, const char *what)
 	scale_print_params(run, "End of test: STALL");
 }
 
+/* A second signal: the writers' samples may still grow; no tables. */
+static int hurry_report(struct torture_run *run)
+{
+	scale_print_params(run, "End of test: INTERRUPTED");
+	return RCUT_EXIT_SUCCESS;
+}
+
 static void crash_report(struct torture_run *run)
 {
 	scale_print_repro(run);
@@ -356,6 +363,7 @@ static const struct torture_test scale_test = {
 	.round_end = round_end,
 	.cleanup = cleanup,
 	.stall_report = stall_report,
+	.hurry_report = hurry_report,
 	.crash_report = crash_report,
 };
 

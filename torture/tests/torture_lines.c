@@ -33,6 +33,8 @@ void torture_lines_update_types(struct torture_run *run)
 	unsigned int mask = run->cfg->gp_mask;
 	int n = 0;
 
+	if (run->cfg->verbose <= 0) /* --quiet: the closing block only */
+		return;
 	for (size_t i = 0; i < sizeof(type_lines) / sizeof(type_lines[0]);
 	     i++) {
 		enum rcut_gp_kind k = type_lines[i].kind;

@@ -220,6 +220,10 @@ static int round_begin(struct torture_run *run, int round)
 	if (run->cfg->irqreader && !irqreader_possible(run->flavor))
 		printf("%s-torture: irqreader: the read side of flavor %s is not declared async-signal-safe: no signal-handler readers\n",
 		       run->flavor->name, run->flavor->name);
+	/* The kernel's torture_onoff_init() says the same. */
+	if (run->cfg->onoff_interval_ns && run->cpus.n < 2)
+		printf("%s-torture: Only one CPU, so CPU-hotplug testing is disabled\n",
+		       run->flavor->name);
 	if (run->cfg->verbose > 1) {
 		print_setup(run);
 		torture_cpus_print(run, stdout);
@@ -734,6 +738,14 @@ static void stall_report(struct torture_run *run, const char *what)
 	final_report(run, true, false);
 }
 
+/* A second signal during the shutdown: the report without the drain. */
+static int hurry_report(struct torture_run *run)
+{
+	printf("%s-torture: the shutdown did not finish: callbacks still in flight are not counted as lost\n",
+	       run->flavor->name);
+	return final_report(run, false, false);
+}
+
 static void cleanup(struct torture_run *run)
 {
 	free(run->threads.readers);
@@ -763,6 +775,7 @@ static const struct torture_test torture_test = {
 	.round_end = round_end,
 	.cleanup = cleanup,
 	.stall_report = stall_report,
+	.hurry_report = hurry_report,
 	.crash_report = crash_report,
 };
 
