@@ -52,6 +52,13 @@ t_libs_instrumented_liburcu_flavors_succeed() {
 				die "$f: liburcu's membarrier drained no store buffer"
 		fi
 	done
+	# Per-CPU queues: liburcu's call_rcu() read-locks inside the
+	# adapter's read lock, in uninstrumented code that must see the
+	# adapter's buffered store (every grace period stalled at seed 2).
+	for f in memb-sb bp-sb; do
+		run --flavor $f --call-rcu percpu --hunt --seed 2 --duration 3 --stat-interval 0
+		lib_clean_success $f
+	done
 }
 
 t_libs_list_flavors_shows_each_library_flavor() {

@@ -43,6 +43,19 @@ t_hung_reader_is_a_stall() {
 	expect_out 'busted_hang_read_lock\+0x'
 }
 
+# A reader that hangs in a nested read_lock holds every grace period up
+# from inside its section: the writers' waits stuck behind it (some began
+# before it stopped) are its victims, and the reader is named the cause
+# (two fresh-clone runs named a victim, issue 29).
+t_hung_nested_reader_is_named_before_its_victims() {
+	run --flavor busted-hang busted-hang.hang=read busted-hang.nested=1 --reader-nesting 8 \
+		--stall-timeout 1s --duration 30 --stat-interval 0
+	expect_status 4
+	expect_out '^busted-hang-torture: STALL at [0-9.]+ s: reader [0-9]+ made no progress for [0-9.]+ s'
+	expect_out '^busted-hang-torture: also waiting \([0-9]+\): .*(writer|fakewriter) [0-9]+ stuck in (synchronize|barrier)'
+	expect_out 'busted_hang_read_lock\+0x'
+}
+
 t_stall_after_the_deadline_is_bounded() {
 	# The flavor hangs only in the final barrier: the report still comes
 	# within --stall-timeout of the end.

@@ -30,6 +30,8 @@ static const char *const hang_names[] = { "sync", "barrier", "call",
 					  "read", "lock",    NULL };
 static long hang = HANG_SYNC;
 static long after_ms = 500;
+static long nested_only;
+static __thread int depth; /* this thread's read-side nesting */
 static struct timespec start;
 /* hang=lock: the barrier hangs holding it; synchronize and stats wait. */
 static pthread_mutex_t flavor_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -46,6 +48,9 @@ static const struct rcut_param busted_hang_params[] = {
 	{ "after",
 	  "ms into the run before read_lock starts to hang (hang=read)",
 	  RCUT_PARAM_INT, 0, 3600000, NULL, &after_ms },
+	{ "nested",
+	  "hang=read hangs only in a nested read_lock, inside a section that holds grace periods up (0: any read_lock)",
+	  RCUT_PARAM_BOOL, 0, 1, NULL, &nested_only },
 	{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
 };
 
@@ -94,14 +99,21 @@ static int busted_hang_read_lock(void)
 {
 	struct timespec now;
 
-	if (hang == HANG_READ) {
+	if (hang == HANG_READ && (!nested_only || depth > 0)) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if ((now.tv_sec - start.tv_sec) * 1000 +
 			    (now.tv_nsec - start.tv_nsec) / 1000000 >=
 		    after_ms)
 			hang_forever();
 	}
+	depth++;
 	return ua_read_lock();
+}
+
+static void busted_hang_read_unlock(int idx)
+{
+	depth--;
+	ua_read_unlock(idx);
 }
 
 static void busted_hang_synchronize(void)
@@ -159,6 +171,7 @@ const struct rcut_flavor rcut_flavor_busted_hang = {
 	.cleanup = busted_hang_cleanup,
 	.stats = busted_hang_stats,
 	.read_lock = busted_hang_read_lock,
+	.read_unlock = busted_hang_read_unlock,
 	.synchronize = busted_hang_synchronize,
 	.synchronize_expedited = busted_hang_synchronize,
 	.cond_sync = NULL,

@@ -45,6 +45,25 @@
 /* UA(read_lock) is urcu_<flavor>_read_lock. */
 #define UA(name) UA_CAT3(urcu_, URCU_FLAVOR, _##name)
 
+/*
+ * A call into liburcu's shared library (not its inlined read side).  In
+ * the instrumented build the library's code is not instrumented, so its
+ * loads cannot see the calling thread's stores still in the emulated
+ * store buffer, as a CPU's own loads always do: liburcu's call_rcu()
+ * takes a read lock of its own, and inside our per-CPU read lock it read
+ * the reader count our lock had not yet written and left it at -1 (every
+ * grace period then waited for that thread).  The caller's buffer drains
+ * first.
+ */
+static inline void ua_lib_entry(void)
+{
+#ifdef RCUT_SB_PLUGIN
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+#define UA_LIB(name) (ua_lib_entry(), UA(name))
+
 _Static_assert(sizeof(struct rcu_head) <= 2 * sizeof(void *),
 	       "liburcu's rcu_head must fit in rcut_head.flavor_priv[0..1]");
 
@@ -94,7 +113,7 @@ static void ua_synchronize(void)
 	unsigned long started = ua_get_gp_seq();
 
 	rcut_race_point(RCUT_RACE_GP_START); /* sequence sampled */
-	UA(synchronize_rcu)();
+	UA_LIB(synchronize_rcu)();
 	rcut_race_point(RCUT_RACE_GP_END); /* ended, sequence not moved */
 	ua_gp_advance(started);
 }
@@ -123,7 +142,7 @@ static void ua_use_thread_queue(bool may_free)
 	if (atomic_load(&ua_call_mode) != RCUT_CALL_PERTHREAD) {
 		if (!ua_thread_crdp)
 			return;
-		UA(set_thread_call_rcu_data)(NULL);
+		UA_LIB(set_thread_call_rcu_data)(NULL);
 		if (may_free) {
 			ua_free_queue(ua_thread_crdp);
 			ua_thread_crdp = NULL;
@@ -133,8 +152,8 @@ static void ua_use_thread_queue(bool may_free)
 	if (!ua_registered)
 		return;
 	if (!ua_thread_crdp)
-		ua_thread_crdp = UA(create_call_rcu_data)(0, -1);
-	UA(set_thread_call_rcu_data)(ua_thread_crdp);
+		ua_thread_crdp = UA_LIB(create_call_rcu_data)(0, -1);
+	UA_LIB(set_thread_call_rcu_data)(ua_thread_crdp);
 }
 
 static void ua_call(struct rcut_head *head, void (*func)(struct rcut_head *))
@@ -155,16 +174,16 @@ static void ua_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 
 		/* The read lock keeps an offlined CPU's queue alive. */
 		UA(read_lock)();
-		UA(set_thread_call_rcu_data)
+		UA_LIB(set_thread_call_rcu_data)
 		(cpu >= 0 && cpu < ua_ncpus ? atomic_load(&ua_cpu_crdp[cpu]) :
 					      NULL);
 		rcut_race_point(RCUT_RACE_CB_QUEUE); /* queue chosen */
-		UA(call_rcu)((struct rcu_head *)(void *)head, ua_invoke);
-		UA(set_thread_call_rcu_data)(ua_thread_crdp);
+		UA_LIB(call_rcu)((struct rcu_head *)(void *)head, ua_invoke);
+		UA_LIB(set_thread_call_rcu_data)(ua_thread_crdp);
 		UA(read_unlock)();
 	} else {
 		rcut_race_point(RCUT_RACE_CB_QUEUE);
-		UA(call_rcu)((struct rcu_head *)(void *)head, ua_invoke);
+		UA_LIB(call_rcu)((struct rcu_head *)(void *)head, ua_invoke);
 	}
 #ifdef URCU_ADAPTER_QSBR
 	if (was_offline)
@@ -174,7 +193,7 @@ static void ua_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 
 static void ua_barrier(void)
 {
-	UA(barrier)();
+	UA_LIB(barrier)();
 }
 
 static unsigned long ua_get_gp_state(void)
@@ -227,25 +246,8 @@ static void ua_cond_sync(unsigned long cookie)
 		ua_synchronize();
 }
 
-/*
- * The instrumented build has no per-CPU queues: under the store-buffer
- * emulation a run with them stalls within seconds (every grace period
- * stuck, seed 2 of --hunt; plain memb passes it), which is not
- * understood yet.  A correct library must not fail there, so the mode
- * is refused (and the swarm does not draw it) until it is.
- */
-#ifdef RCUT_SB_PLUGIN
-#define UA_SB_PERCPU_REFUSED(mode) ((mode) == RCUT_CALL_PERCPU)
-#define UA_SWITCH_CALL_MODE NULL
-#else
-#define UA_SB_PERCPU_REFUSED(mode) false
-#define UA_SWITCH_CALL_MODE ua_switch_call_mode
-#endif
-
 static int ua_set_call_mode(enum rcut_call_mode mode)
 {
-	if (UA_SB_PERCPU_REFUSED(mode))
-		return -1;
 	atomic_store(&ua_call_mode, mode);
 	return 0;
 }
@@ -257,7 +259,7 @@ static int ua_fill_cpu_queues(void)
 		if (atomic_load(&ua_cpu_crdp[cpu]))
 			continue;
 		atomic_store(&ua_cpu_crdp[cpu],
-			     UA(create_call_rcu_data)(0, -1));
+			     UA_LIB(create_call_rcu_data)(0, -1));
 		if (!atomic_load(&ua_cpu_crdp[cpu]))
 			return -1;
 	}
@@ -285,7 +287,7 @@ static void ua_drop_cpu_queues(void)
 
 	for (int cpu = 0; cpu < ua_ncpus; cpu++)
 		old[cpu] = atomic_exchange(&ua_cpu_crdp[cpu], NULL);
-	UA(synchronize_rcu)();
+	UA_LIB(synchronize_rcu)();
 	for (int cpu = 0; cpu < ua_ncpus; cpu++)
 		if (old[cpu])
 			ua_free_queue(old[cpu]);
@@ -317,9 +319,9 @@ static __attribute__((unused)) int ua_switch_call_mode(enum rcut_call_mode mode)
 /* Stop and free a queue, joining its worker (0.13.2 does not). */
 static void ua_free_queue(struct call_rcu_data *crdp)
 {
-	pthread_t worker = UA(get_call_rcu_thread)(crdp);
+	pthread_t worker = UA_LIB(get_call_rcu_thread)(crdp);
 
-	UA(call_rcu_data_free)(crdp);
+	UA_LIB(call_rcu_data_free)(crdp);
 	pthread_join(worker, NULL);
 }
 
@@ -332,7 +334,7 @@ static int ua_cpu_offline(int cpu)
 		       atomic_exchange(&ua_cpu_crdp[cpu], NULL) :
 		       NULL;
 	if (crdp) {
-		UA(synchronize_rcu)(); /* no call() still uses it */
+		UA_LIB(synchronize_rcu)(); /* no call() still uses it */
 		ua_free_queue(crdp);
 	}
 	pthread_mutex_unlock(&ua_switch_lock);
@@ -346,7 +348,8 @@ static int ua_cpu_online(int cpu)
 	pthread_mutex_lock(&ua_switch_lock);
 	if (ua_call_mode == RCUT_CALL_PERCPU &&
 	    !atomic_load(&ua_cpu_crdp[cpu])) {
-		struct call_rcu_data *crdp = UA(create_call_rcu_data)(0, -1);
+		struct call_rcu_data *crdp =
+			UA_LIB(create_call_rcu_data)(0, -1);
 
 		if (crdp)
 			atomic_store(&ua_cpu_crdp[cpu], crdp);
@@ -359,7 +362,7 @@ static int ua_cpu_online(int cpu)
 
 static void ua_register_thread(void)
 {
-	UA(register_thread)();
+	UA_LIB(register_thread)();
 	ua_registered = true;
 }
 
@@ -376,12 +379,12 @@ static void ua_unregister_thread(void)
 		UA(thread_offline)();
 #endif
 	if (ua_thread_crdp) {
-		UA(set_thread_call_rcu_data)(NULL);
+		UA_LIB(set_thread_call_rcu_data)(NULL);
 		ua_free_queue(ua_thread_crdp);
 		ua_thread_crdp = NULL;
 	}
 	ua_registered = false;
-	UA(unregister_thread)();
+	UA_LIB(unregister_thread)();
 }
 
 /*
@@ -451,6 +454,6 @@ static void ua_thread_online(void)
 	.start_gp_poll = ua_start_gp_poll, .poll_gp_state = ua_poll_gp_state, \
 	.cond_sync = ua_cond_sync, .ref_loop = ua_ref_loop,                   \
 	.cpu_offline = ua_cpu_offline, .cpu_online = ua_cpu_online,           \
-	.switch_call_mode = UA_SWITCH_CALL_MODE, UA_QSBR_OPS
+	.switch_call_mode = ua_switch_call_mode, UA_QSBR_OPS
 
 #endif /* FLAVORS_URCU_ADAPTER_H */

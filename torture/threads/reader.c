@@ -274,10 +274,15 @@ bool torture_one_read(struct torture_thread *t)
 	watch = __atomic_load_n(&t->run->cfg->preempt_duration_ns,
 				__ATOMIC_RELAXED) != 0;
 	preempted = watch ? preempt_self_delays() : 0;
-	for (int i = 0; i < rs.nesting; i++)
+	/*
+	 * In the section from the outermost lock on: a reader stuck in a
+	 * nested lock holds grace periods up (the watchdog names it then).
+	 */
+	idx[0] = f->read_lock();
+	section_mark(t);
+	for (int i = 1; i < rs.nesting; i++)
 		idx[i] = f->read_lock();
 	preempted = watch ? preempt_self_delays() - preempted : 0;
-	section_mark(t);
 	if (!rs.tight)
 		started = gp_seq(f);
 	p = atomic_load_explicit(&t->run->pool.current, memory_order_consume);
