@@ -72,7 +72,7 @@ int rcut_bundled_load(const char *name, const struct rcut_flavor **flavor,
 	return 1;
 }
 
-void rcut_bundled_list(FILE *out)
+void rcut_bundled_list(FILE *out, bool detail, const char *one)
 {
 	const struct rcut_flavor *f;
 	char err[512];
@@ -86,7 +86,11 @@ void rcut_bundled_list(FILE *out)
 			fprintf(out, "%s (absent: %s)\n", b->name, err);
 			continue;
 		}
-		rcut_flavor_list_one(out, f, NULL);
+		if (!detail && !(one && !strcmp(one, b->name))) {
+			rcut_flavor_list_one(out, f, NULL, false);
+			continue;
+		}
+		rcut_flavor_list_one(out, f, NULL, true);
 		fprintf(out, "   plugin: %s\n", rcut_plugin_path());
 	}
 }

@@ -27,7 +27,10 @@ const struct rcut_bundled *rcut_bundled_plugins(void);
 int rcut_bundled_load(const char *name, const struct rcut_flavor **flavor,
 		      char *err, size_t errlen);
 
-/* The bundled plugins' entries of --list-flavors (or why each is absent). */
-void rcut_bundled_list(FILE *out);
+/*
+ * The bundled plugins' entries of --list-flavors (or why each is absent),
+ * with their details if detail or for the one named one.
+ */
+void rcut_bundled_list(FILE *out, bool detail, const char *one);
 
 #endif /* CMD_BUNDLED_H */

@@ -9,6 +9,7 @@
 #include "../flavors/registry.h"
 #include "../report/json.h"
 #include "../report/verdict.h"
+#include "../torture/config/options_table.h"
 #include "../torture/tests/ref.h"
 #include "../torture/tests/torture_test.h"
 #include "../torture/tests/scale.h"
@@ -34,16 +35,22 @@ static uint64_t clock_seed(void)
 /* --list-flavors: the built-in ones, and a plugin --flavor names. */
 static int list_flavors(const struct rcut_config *cfg)
 {
+	bool detail = cfg->verbose > 1, named = rcut_opt_given(cfg, "flavor");
 	const struct rcut_flavor *f;
 	char err[512];
 
-	rcut_flavor_list(stdout);
+	/* The flavor --flavor names gets its details, the others a line. */
+	rcut_flavor_list(stdout, detail,
+			 named ? rcut_flavor_find(cfg->flavor_name) : NULL);
 	printf("--test ref also takes the baselines %s in --flavor.\n",
 	       ref_baseline_names());
 	if (rcut_bundled_dir()[0]) {
 		printf("\nBundled plugins (%s):\n", rcut_bundled_dir());
-		rcut_bundled_list(stdout);
+		rcut_bundled_list(stdout, detail,
+				  named ? cfg->flavor_name : NULL);
 	}
+	if (!detail && !named)
+		printf("\n-v shows each flavor's primitives, aliases and parameters; --flavor NAME --list-flavors one flavor's.\n");
 	if (rcut_flavor_find(cfg->flavor_name) &&
 	    !rcut_plugin_is_file(cfg->flavor_name))
 		return 0;
@@ -52,7 +59,7 @@ static int list_flavors(const struct rcut_config *cfg)
 		return RCUT_EXIT_USAGE;
 	}
 	printf("\nPlugin %s:\n", rcut_plugin_path());
-	rcut_flavor_list_one(stdout, f, NULL);
+	rcut_flavor_list_one(stdout, f, NULL, true);
 	return 0;
 }
 

@@ -152,13 +152,15 @@ static int name_width(const struct rcut_flavor *f)
 }
 
 void rcut_flavor_list_one(FILE *out, const struct rcut_flavor *f,
-			  const char *const *aliases)
+			  const char *const *aliases, bool detail)
 {
 	char caps[160], value[64];
 	int w = name_width(f);
 
 	rcut_flavor_caps(f, caps, sizeof(caps));
 	fprintf(out, "%-*s %s\n", w, f->name, f->description);
+	if (!detail)
+		return;
 	fprintf(out, "%-*s   primitives: %s\n", w, "", caps);
 	if (aliases) {
 		fprintf(out, "%-*s   aliases:", w, "");
@@ -173,17 +175,23 @@ void rcut_flavor_list_one(FILE *out, const struct rcut_flavor *f,
 	}
 }
 
-void rcut_flavor_list(FILE *out)
+void rcut_flavor_list(FILE *out, bool detail, const struct rcut_flavor *one)
 {
+	bool any = detail;
+
 	for (const struct rcut_flavor_entry *e = rcut_builtin_flavors;
-	     e->flavor; e++)
-		rcut_flavor_list_one(out, e->flavor, e->aliases);
+	     e->flavor; e++) {
+		rcut_flavor_list_one(out, e->flavor, e->aliases,
+				     detail || e->flavor == one);
+		any = any || e->flavor == one;
+	}
 	for (const struct rcut_flavor_absent *a = rcut_absent_flavors; a->name;
 	     a++)
 		fprintf(out, "%-*s (absent: %s)\n", name_width(NULL), a->name,
 			a->why);
-	fprintf(out,
-		"\nexp=sync: no expedited primitive; --gp-exp uses the normal synchronize.\n");
+	if (any)
+		fprintf(out,
+			"\nexp=sync: no expedited primitive; --gp-exp uses the normal synchronize.\n");
 }
 
 /* A flavor or parameter name: 1 to 32 of [A-Za-z0-9_-]. */

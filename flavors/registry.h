@@ -37,12 +37,15 @@ const char *rcut_flavor_names(void);
 /* The primitives f offers, comma-separated ("sync,exp,call,..."). */
 void rcut_flavor_caps(const struct rcut_flavor *f, char *buf, size_t len);
 
-/* Print the --list-flavors table. */
-void rcut_flavor_list(FILE *out);
+/*
+ * Print the --list-flavors table: a line per flavor, and each one's
+ * primitives, aliases and parameters under it with detail (or for one).
+ */
+void rcut_flavor_list(FILE *out, bool detail, const struct rcut_flavor *one);
 
 /* Print one flavor's entry of that table (aliases may be NULL). */
 void rcut_flavor_list_one(FILE *out, const struct rcut_flavor *f,
-			  const char *const *aliases);
+			  const char *const *aliases, bool detail);
 
 /*
  * Apply one "NAME.KEY=VALUE" argument to flavor f.  Returns 0, or -1 after

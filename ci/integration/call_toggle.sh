@@ -41,6 +41,6 @@ t_call_queue_toggling_options() {
 	run rcutorture.nocbs_nthreads=3 rcutorture.nocbs_toggle=250 --dry-run
 	expect_status 0
 	expect_out ' nocbs_nthreads=3( |$)'
-	run --flavor memb --list-flavors
+	run --flavor bp --list-flavors
 	expect_out '^ +primitives: sync,exp=sync,call,barrier,call-modes,poll,cond,blocking-readers,call-toggle$'
 }

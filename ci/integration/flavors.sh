@@ -163,7 +163,7 @@ t_lost_callback_check_quiet_on_correct_flavors() {
 }
 
 t_list_flavors_shows_every_flavor() {
-	run --list-flavors
+	run --list-flavors -v
 	expect_status 0
 	for f in memb mb signal qsbr bp busted busted-cb; do
 		expect_out "^$f +"
@@ -173,11 +173,37 @@ t_list_flavors_shows_every_flavor() {
 	expect_out '^exp=sync: '
 }
 
+# Issue 26 item 10: by default a line per flavor (its lines were up to 356
+# characters long with every parameter); -v adds the details, and the
+# flavor --flavor names gets them alone.
+t_list_flavors_short_by_default() {
+	run --list-flavors
+	expect_status 0
+	expect_out '^prcu +PRCU'
+	expect_out '^memb-sb +liburcu'
+	expect_no_out 'primitives: |prcu\.migrate_cbs=|aliases: |^exp=sync: '
+	expect_out '^-v shows each flavor'
+	awk 'length($0) > 132 { print; bad = 1 } END { exit bad }' "$OUT" >"$TEST_TMP/long" ||
+		die "lines over 132 characters: $(head -n 1 "$TEST_TMP/long")"
+	run --flavor prcu --list-flavors
+	expect_status 0
+	expect_out '^ +prcu\.migrate_cbs=1: '
+	expect_no_out 'srcu\.policy='
+	expect_no_out '^-v shows'
+	run --flavor memb-sb --list-flavors
+	expect_status 0
+	expect_out '^   plugin: .*/librcutorture-memb-sb\.so$'
+	expect_no_out 'cds-buffered.capacity='
+	run --list-flavors -v
+	expect_out 'srcu\.policy=final: '
+	expect_out '^ +cds-buffered\.capacity=256: '
+}
+
 # --list-flavors is a table: every description starts in one column, past
 # the longest name (busted-barrier and busted-hotplug overflowed a fixed
 # 10-character column), and every detail line is indented alike.
 t_list_flavors_columns_align() {
-	run --list-flavors
+	run --list-flavors -v
 	expect_status 0
 	awk '
 		/^$/ { exit }

@@ -63,7 +63,7 @@ t_libs_instrumented_liburcu_flavors_succeed() {
 
 t_libs_list_flavors_shows_each_library_flavor() {
 	local f
-	run --list-flavors
+	run --list-flavors -v
 	expect_status 0
 	for f in $LIB_FLAVORS; do
 		expect_out "^$f +[A-Za-z]"

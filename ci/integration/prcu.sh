@@ -12,7 +12,7 @@ t_prcu_every_gp_primitive() {
 }
 
 t_prcu_stats_line_in_stall_and_list() {
-	run --list-flavors
+	run --flavor prcu --list-flavors
 	expect_out '^prcu +PRCU'
 	expect_out 'prcu.migrate_cbs=1: '
 	expect_out 'prcu.gp_engine=1: '

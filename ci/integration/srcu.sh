@@ -39,7 +39,7 @@ t_srcu_idle_synchronize_is_expedited() {
 t_srcu_tunables() {
 	run --flavor srcu srcu.max_nodelay_phase=1 srcu.max_nodelay=10 srcu.retry_check_delay=1 --duration 1 --stat-interval 0
 	expect_status 0
-	run --list-flavors
+	run --list-flavors -v
 	expect_out '^srcu +Tree-SRCU'
 	expect_out 'srcu.policy=final: '
 	expect_out 'srcu.max_nodelay_phase=-1: '

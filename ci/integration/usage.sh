@@ -73,7 +73,7 @@ t_help_version_list() {
 	run --version
 	expect_status 0
 	expect_out '^rcutorture [0-9]+\.[0-9]+\.[0-9]+ \(flavor ABI [0-9]+\)$'
-	run --list-flavors
+	run --list-flavors -v
 	expect_status 0
 	expect_out '^memb '
 	expect_out '^busted '

@@ -49,7 +49,7 @@ static void busted_nr_quiescent_state(void)
 const struct rcut_flavor rcut_flavor_busted_nr = {
 	URCU_ADAPTER_OPS.name = "busted-nr",
 	.description =
-		"negative control: urcu-qsbr whose quiescent states count only after the thread slept (--fwd-progress-need-resched must FAIL)",
+		"negative control: urcu-qsbr counting quiescent states only after a sleep (--fwd-progress-need-resched must FAIL)",
 	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING | RCUT_CAP_QSBR |
 		RCUT_CAP_EXP_IS_SYNC,
 	.quiescent_state = busted_nr_quiescent_state,
