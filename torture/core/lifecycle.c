@@ -32,13 +32,6 @@
  */
 static sigset_t stop_sigs;
 
-static void stop_signals(sigset_t *sigs)
-{
-	sigemptyset(sigs);
-	sigaddset(sigs, SIGINT);
-	sigaddset(sigs, SIGTERM);
-}
-
 /*
  * Signals within this long of the first are the same request: GNU
  * timeout and many CI runners signal the child and then its process
@@ -278,7 +271,7 @@ static bool all_exited(struct torture_run *run)
  * a stop (a failure with --stop-on-failure, an internal error).  Returns
  * false if every thread exited by itself: nothing is left to stop.
  */
-static bool watch(struct torture_run *run, const sigset_t *sigs)
+static bool watch(struct torture_run *run)
 {
 	const struct rcut_config *c = run->cfg;
 	const struct torture_test *test = run->test;
@@ -295,7 +288,7 @@ static bool watch(struct torture_run *run, const sigset_t *sigs)
 
 		if (all_exited(run))
 			return false;
-		sig = sigtimedwait(sigs, NULL, &tick);
+		sig = sigtimedwait(&stop_sigs, NULL, &tick);
 		if (sig > 0) {
 			take_signal(run, sig);
 			break;
@@ -331,7 +324,7 @@ static void stop(struct torture_run *run)
 }
 
 /* One round: start, watch, stop, drain, join, report. */
-static int run_round(struct torture_run *run, int round, const sigset_t *sigs)
+static int run_round(struct torture_run *run, int round)
 {
 	const struct torture_test *test = run->test;
 	int status = test->round_begin(run, round);
@@ -343,7 +336,7 @@ static int run_round(struct torture_run *run, int round, const sigset_t *sigs)
 		table_free(run);
 		return RCUT_EXIT_INTERNAL;
 	}
-	if (watch(run, sigs))
+	if (watch(run))
 		stop(run);
 	if (test->drain)
 		status = test->drain(run);
@@ -355,8 +348,7 @@ static int run_round(struct torture_run *run, int round, const sigset_t *sigs)
 }
 
 /* Make f the flavor under test, initialize it, run its rounds. */
-static int run_flavor(struct torture_run *run, const struct rcut_flavor *f,
-		      const sigset_t *sigs)
+static int run_flavor(struct torture_run *run, const struct rcut_flavor *f)
 {
 	const struct torture_test *test = run->test;
 	const struct rcut_config *c = run->cfg;
@@ -387,15 +379,15 @@ static int run_flavor(struct torture_run *run, const struct rcut_flavor *f,
 		test->flavor_begin(run);
 	rounds = test->rounds ? test->rounds(run) : 1;
 	for (int r = 0; r < rounds && !status && !run->stop_signal; r++)
-		status = run_round(run, r, sigs);
+		status = run_round(run, r);
 	if (f->cleanup) {
 		/* The report is out: a signal now only ends the wait. */
 		reported_status = status;
 		signal(SIGINT, after_report_signal);
 		signal(SIGTERM, after_report_signal);
-		pthread_sigmask(SIG_UNBLOCK, sigs, NULL);
+		pthread_sigmask(SIG_UNBLOCK, &stop_sigs, NULL);
 		f->cleanup();
-		pthread_sigmask(SIG_BLOCK, sigs, NULL);
+		pthread_sigmask(SIG_BLOCK, &stop_sigs, NULL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 	}
@@ -407,7 +399,7 @@ static int run_flavor(struct torture_run *run, const struct rcut_flavor *f,
  * setup, the watchdog's and the fatal signals' handlers, and SIGINT and
  * SIGTERM blocked before any thread (the flavor's too) exists.
  */
-static int setup(struct torture_run *run, sigset_t *sigs)
+static int setup(struct torture_run *run)
 {
 	char err[256];
 	int status;
@@ -421,9 +413,10 @@ static int setup(struct torture_run *run, sigset_t *sigs)
 		return status;
 	torture_watchdog_init();
 	torture_fatal_init();
-	stop_signals(sigs);
-	stop_sigs = *sigs;
-	pthread_sigmask(SIG_BLOCK, sigs, NULL);
+	sigemptyset(&stop_sigs);
+	sigaddset(&stop_sigs, SIGINT);
+	sigaddset(&stop_sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &stop_sigs, NULL);
 	return 0;
 }
 
@@ -432,7 +425,6 @@ int lifecycle_run(const struct torture_test *test,
 		  const struct rcut_flavor *const *flavors, int n)
 {
 	struct torture_run *run = malloc(sizeof(*run));
-	sigset_t sigs;
 	int status;
 
 	if (!run) {
@@ -444,10 +436,10 @@ int lifecycle_run(const struct torture_test *test,
 	run->flavors = flavors;
 	run->nflavors = n;
 	torture_signal_run = run;
-	status = setup(run, &sigs);
+	status = setup(run);
 	for (int i = 0; i < n && !status && !run->stop_signal; i++) {
 		run->flavor_index = i;
-		status = run_flavor(run, flavors[i], &sigs);
+		status = run_flavor(run, flavors[i]);
 	}
 	if (status == LIFECYCLE_DONE)
 		status = RCUT_EXIT_SUCCESS;
