@@ -176,7 +176,9 @@ $(PLUGIN_DIR)/bad/lib%.so: ci/plugins/bad_plugin.c include/rcutorture/flavor.h
 # The mutant catalogue (ci/mutants/CATALOGUE): correct bases and small
 # broken RCUs, each a plugin built from its base's source with its macros.
 MUTANT_DIR := $(BUILD)/mutants
-MUTANT_NAMES := $(shell awk '!/^\#/ && NF { print $$1 }' ci/mutants/CATALOGUE)
+# Comment lines start with '#', matched as punctuation: make 4.3 passes a
+# "\#" to awk as is, and gawk warns about it.
+MUTANT_NAMES := $(shell awk '!/^[[:punct:]]/ && NF { print $$1 }' ci/mutants/CATALOGUE)
 MUTANTS := $(MUTANT_NAMES:%=$(MUTANT_DIR)/librcutorture-mutant-%.so)
 
 mutants: $(MUTANTS)

@@ -1,8 +1,13 @@
 # Integration tests: the kernel's rcutorture scripts read our output as
 # they read a kernel console log (issue 13 item 9).  The scripts are GPL
-# and are not shipped here; each test applies the exact patterns and
-# field numbers of the script lines it names, from
-# tools/testing/selftests/rcutorture/bin/ in torvalds/linux:
+# and are not shipped here.  The first tests apply the exact patterns and
+# field numbers of the script lines they name, from
+# tools/testing/selftests/rcutorture/bin/ in torvalds/linux (where newer
+# than 6.1: its kvm-recheck-rcu.sh reads fwdprog from
+# "rcu_torture_fwd_prog_cr Duration", 6.1's from "rcu_torture_fwd_prog
+# n_max_cbs:"; we print the newer, a summary figure, not a verdict); the
+# last ones (below) run Debian's 6.1 copies of the scripts themselves.  The
+# rules the first tests apply:
 #   parse-console.sh       the FAILURE check, the ver: sequence check and
 #                          the stall counter (n_stalls)
 #   kvm-recheck-rcu.sh     ngps, stopstate, fwdprog
@@ -83,4 +88,216 @@ t_kvm_recheck_rcuscale_grace_periods_line() {
 	local want=$(console_lines '-scale: .* gps: .* batches:' | awk '{ ngps = $9; nbatches = 1 } END { print "Grace periods: " ngps + 0 " Batches: " nbatches + 0 " Ratio: " ngps / nbatches }')
 	[[ $want =~ ^Grace\ periods:\ [1-9] ]] || die "no gps: line ($want)"
 	grep -qxF -- "$want" "$OUT" || die "expected '$want', got '$(grep '^Grace periods:' "$OUT")'"
+}
+
+# --- The kernel's scripts themselves (issue 26 item 5) ---------------------
+#
+# The tests above apply the scripts' rules as we read them; these run the
+# scripts, from Debian's linux-source-6.1 (ci/deps installs it, and gawk,
+# which kvm-recheck-rcuscale.sh needs for asort), on our logs, and fail
+# where a script's verdict differs from ours.  The scripts are extracted,
+# once per run-tests run, into its temporary folder (beside the tests'
+# own), never into the repository: they are the kernel's code, not ours.
+# Where 6.1 and newer kernels differ on a rule we rely on, the newer is
+# followed and the test says so.
+
+KERNEL_TAR=${KERNEL_TAR:-/usr/src/linux-source-6.1.tar.xz}
+KERNEL_SCRIPTS_NEEDED='functions.sh parse-console.sh console-badness.sh kvm-recheck-rcu.sh kvm-recheck-rcuscale.sh kvm-recheck-rcuscale-ftrace.sh kvm-recheck-refscale.sh'
+
+# Sets KS to the folder holding the scripts, extracting them the first
+# time (12 s: xz reads the whole 138 MB tarball for a few files).
+kernel_scripts() {
+	local cache f tmp
+	[[ -r $KERNEL_TAR ]] || die "no $KERNEL_TAR: ci/deps installs linux-source-6.1 (as root)"
+	command -v gawk >/dev/null || die "no gawk: ci/deps installs it (as root)"
+	cache=$(dirname "$(dirname "$TEST_TMP")")/kernel-scripts
+	if [[ ! -e $cache/kvm-recheck-rcu.sh ]]; then
+		tmp=$(mktemp -d "$cache.XXXXXX") || die "mktemp"
+		tar -xJf "$KERNEL_TAR" -C "$tmp" --wildcards --no-wildcards-match-slash --strip-components=6 \
+			$(for f in $KERNEL_SCRIPTS_NEEDED; do echo "*/tools/testing/selftests/rcutorture/bin/$f"; done) ||
+			die "cannot extract the rcutorture scripts from $KERNEL_TAR"
+		# Another test may have won the race: either copy is whole.
+		mv -T "$tmp" "$cache" 2>/dev/null || rm -rf "$tmp"
+	fi
+	for f in $KERNEL_SCRIPTS_NEEDED; do
+		[[ -r $cache/$f ]] || die "$KERNEL_TAR has no $f"
+	done
+	KS=$cache
+}
+
+# A kernel-style results folder for $OUT: console.log, and qemu-cmd with
+# the run's length as rcutorture.shutdown_secs (kvm-recheck-rcu.sh's GPs/s
+# and close-call rate divide by it).
+results_dir() { # name seconds
+	local d=$TEST_TMP/$1
+	mkdir -p "$d" && cp "$OUT" "$d/console.log"
+	echo "rcutorture (userspace) rcutorture.shutdown_secs=$2" >"$d/qemu-cmd"
+	RD=$d
+}
+
+# Run one kernel script the way kvm-recheck.sh does: its folder on PATH
+# (they source functions.sh and call each other by name), the colours of
+# print_bug/print_warning stripped, egrep's obsolescence notes dropped.
+kscript() { # name args...
+	local s=$1
+	shift
+	PATH=$KS:$PATH bash "$KS/$s" "$@" 2>&1 | sed 's/\x1b\[[0-9;]*m//g' | grep -v 'egrep: warning: egrep is obsolescent'
+}
+
+# What parse-console.sh and kvm-recheck-rcu.sh make of a torture log, as
+# one of our verdicts: SUCCESS when both are silent but for the GP count
+# line, FAILURE for parse-console.sh's "BUG: ... FAILURE", RCU_HOTPLUG for
+# its "HOTPLUG FAILURES", STALL for "no success message" with stalls
+# counted; anything else is given as the scripts printed it.  Sets
+# VERDICT, and PC and KR to the two scripts' outputs.
+kernel_verdict() { # results-dir
+	local name
+	name=$(basename "$1")
+	PC=$(TORTURE_SUITE=rcu kscript parse-console.sh "$1/console.log" "$name")
+	KR=$(kscript kvm-recheck-rcu.sh "$1")
+	if [[ $KR == *BUG:* || $KR == *WARNING:* ]]; then
+		VERDICT="kvm-recheck-rcu.sh: $KR"
+	elif [[ -z $PC ]]; then
+		VERDICT=SUCCESS
+	elif [[ $PC =~ ^BUG:\ $name\ FAILURE,\ [0-9]+\ instances ]]; then
+		VERDICT=FAILURE
+	elif [[ $PC =~ ^WARNING:\ HOTPLUG\ FAILURES\ $name ]]; then
+		VERDICT=RCU_HOTPLUG
+	elif [[ $PC =~ ^$name\ no\ success\ message, && $PC =~ Summary:.*Stalls:\ [1-9] ]]; then
+		VERDICT=STALL
+	else
+		VERDICT="parse-console.sh: $PC"
+	fi
+}
+
+# Our verdict (the End line's) and the scripts' agree on the run in $OUT,
+# and kvm-recheck-rcu.sh found its grace periods, at a rate.
+expect_scripts_agree() { # name seconds
+	local ours
+	ours=$(sed -n 's/^[^ ]*-torture:--- End of test: \([A-Z_]*\):.*/\1/p' "$OUT" | tail -n 1)
+	[[ -n $ours ]] || die "no End of test line"
+	results_dir "$1" "$2"
+	kernel_verdict "$RD"
+	[[ $VERDICT == "$ours" ]] || die "we say $ours, the kernel's scripts: $VERDICT"
+	[[ $KR =~ ^$1\ -------\ [1-9][0-9]*\ GPs\ \([0-9.e+]+/s\) ]] || die "kvm-recheck-rcu.sh: '$KR'"
+}
+
+t_kernel_scripts_read_a_success() {
+	kernel_scripts
+	run --duration 2 --stat-interval 0.5
+	expect_status 0
+	expect_scripts_agree SUCCESS 2
+}
+
+# parse-console.sh's "N instances" sums the last "!!!" line's last nine
+# fields: the final Reader Pipe line's stages 2 to 10, the reads that saw
+# an element too old.  Before: our later "!!! Failed checks: N" line was
+# printed whole in its place.
+t_kernel_scripts_read_a_failure_and_count_its_instances() {
+	kernel_scripts
+	run --flavor busted --duration 2 --stat-interval 0
+	expect_status 1
+	expect_scripts_agree FAILURE 2
+	[[ $PC =~ FAILURE,\ $(pipe_late_sum)\ instances ]] || die "parse-console.sh: '$PC', our late reads: $(pipe_late_sum)"
+	(($(pipe_late_sum) > 0)) || die "busted had no late reads"
+}
+
+t_kernel_scripts_read_a_stall() {
+	kernel_scripts
+	run --scenario BUSTED-HANG --duration 30 --stat-interval 0
+	expect_status 4
+	expect_scripts_agree STALL 30
+}
+
+# The kernel prints no "!!!" for a failed CPU hotplug: its End line's
+# RCU_HOTPLUG is the verdict.  Before, our "!!! first CPU hotplug
+# failure" line made parse-console.sh say "FAILURE, 0 instances".
+t_kernel_scripts_read_a_hotplug_failure() {
+	kernel_scripts
+	run --flavor busted-hotplug --cpus 4 --onoff-interval 50ms --duration 2 --stat-interval 0
+	expect_status 3
+	expect_scripts_agree RCU_HOTPLUG 2
+}
+
+t_kernel_scripts_read_stutter_and_onoff() {
+	kernel_scripts
+	run --stutter 2s --stat-interval 500ms --duration 5 --nfakewriters 1
+	expect_status 0
+	expect_scripts_agree STUTTER 5
+	run --cpus 4 --onoff-interval 20ms --duration 3 --stat-interval 1
+	expect_status 0
+	expect_scripts_agree ONOFF 3
+}
+
+# A --hunt run that ends SUCCESS has no Reader Batch close calls: tight
+# reads sample the grace-period sequence before their section (reader.c),
+# so they stay out of the batch histogram.  Before: kvm-recheck-rcu.sh
+# read a 10 s prcu run as "BUG: 70 Reader Batch close calls".
+t_kernel_scripts_read_a_hunt() {
+	kernel_scripts
+	run --flavor prcu --hunt --seed 1 --duration 5 --stat-interval 1
+	expect_status 0
+	expect_scripts_agree HUNT 5
+}
+
+# kvm-recheck-rcuscale.sh finds the writer-duration lines without
+# --verbose, and computes our percentiles and grace-period count from
+# them; a longer run prints a bounded sample.  Before: only --verbose
+# printed them, 47 MB for a 2 s run.
+t_kernel_scripts_read_scale() {
+	local got p
+	kernel_scripts
+	run --test scale --holdoff 0 --duration 0 --min-samples 50 --nreaders 1
+	expect_status 0
+	results_dir SCALE 1
+	[[ -z $(TORTURE_SUITE=rcuscale kscript parse-console.sh "$RD/console.log" SCALE) ]] ||
+		die "parse-console.sh: $(TORTURE_SUITE=rcuscale kscript parse-console.sh "$RD/console.log" SCALE)"
+	got=$(kscript kvm-recheck-rcuscale.sh "$RD")
+	for p in 'Minimum grace-period duration:' '50th percentile grace-period duration:' \
+		'90th percentile grace-period duration:' 'Maximum grace-period duration:' 'Grace periods:'; do
+		[[ $'\n'$got == *$'\n'"$(grep -m 1 "^$p" "$OUT")"* ]] ||
+			die "kvm-recheck-rcuscale.sh: '$(grep "^$p" <<<"$got")', ours: '$(grep -m 1 "^$p" "$OUT")'"
+	done
+	run --test scale --holdoff 0 --duration 2 --nreaders 1
+	expect_status 0
+	(($(stat -c %s "$OUT") < 1000000)) || die "a 2 s run wrote $(stat -c %s "$OUT") bytes"
+	results_dir SCALE2 2
+	got=$(kscript kvm-recheck-rcuscale.sh "$RD")
+	[[ $got == *'50th percentile grace-period duration: '* ]] || die "kvm-recheck-rcuscale.sh: $got"
+}
+
+# kvm-recheck-refscale.sh's average of the "Runs Time(ns)" table is ours.
+t_kernel_scripts_read_ref() {
+	local got ours
+	kernel_scripts
+	run --test ref --nruns 3 --loops 1000 --nreaders 1
+	expect_status 0
+	results_dir REF 1
+	[[ -z $(TORTURE_SUITE=refscale kscript parse-console.sh "$RD/console.log" REF) ]] ||
+		die "parse-console.sh: $(TORTURE_SUITE=refscale kscript parse-console.sh "$RD/console.log" REF)"
+	got=$(kscript kvm-recheck-refscale.sh "$RD" | sed -n 's/^Average reader duration: \([0-9.e+]*\) nanoseconds$/\1/p')
+	ours=$(sed -n 's/^memb-ref-scale: Average reader duration: \([0-9.]*\) nanoseconds$/\1/p' "$OUT")
+	[[ -n $got && -n $ours ]] || die "kvm-recheck-refscale.sh: '$got', ours: '$ours'"
+	awk -v a="$got" -v b="$ours" 'BEGIN { exit !(a - b < 0.001 && b - a < 0.001) }' ||
+		die "kvm-recheck-refscale.sh's average $got, ours $ours"
+}
+
+# A campaign's run folders are kernel-style results folders: the scripts
+# read each (qemu-cmd gives the run's length) and agree with its verdict.
+t_kernel_scripts_read_a_campaign() {
+	local d want
+	kernel_scripts
+	mkdir -p "$TEST_TMP/sc"
+	printf -- '--nreaders 1 --nfakewriters 0\n' >"$TEST_TMP/sc/GOOD"
+	printf -- '--flavor busted --nreaders 1 --nfakewriters 0\n' >"$TEST_TMP/sc/BAD"
+	RCUTORTURE_SCENARIO_DIR=$TEST_TMP/sc ci/campaign/rcutorture-campaign --bin "$BIN" \
+		--results "$TEST_TMP/res" --duration 1s -j 2 "GOOD BAD" >"$OUT" 2>"$ERR"
+	for d in GOOD BAD; do
+		[[ -r $TEST_TMP/res/$d/qemu-cmd ]] || die "no qemu-cmd in $d"
+		want=$(sed -n 's/^[^ ]*-torture:--- End of test: \([A-Z_]*\):.*/\1/p' "$TEST_TMP/res/$d/console.log")
+		kernel_verdict "$TEST_TMP/res/$d"
+		[[ $VERDICT == "$want" ]] || die "$d: we say '$want', the kernel's scripts: $VERDICT"
+		[[ $KR =~ ^$d\ -------\ [1-9][0-9]*\ GPs\ \([0-9.e+]+/s\) ]] || die "kvm-recheck-rcu.sh on $d: '$KR'"
+	done
+	[[ $want == FAILURE ]] || die "BAD ended $want"
 }

@@ -48,11 +48,23 @@ t_scale_report_bp() { scale_report_of bp; }
 t_scale_report_prcu() { scale_report_of prcu; }
 t_scale_report_srcu() { scale_report_of srcu; }
 
+# Without --verbose, every sample of a short run is a writer-duration
+# line (kvm-recheck-rcuscale.sh reads them), as with it; -q prints none.
 t_scale_without_readers_or_verbose() {
+	local w gps n
 	run "${SCALE_SHORT[@]}" --nreaders 0 --nwriters 2
 	expect_status 0
 	expect_out '^memb-scale:--- Start of test: .* nreaders=0 nwriters=2 '
 	expect_out '^memb-scale: writer 1 gps: [0-9]+$'
+	expect_no_out 'printing every'
+	for w in 0 1; do
+		gps=$(sed -n "s/^memb-scale: writer $w gps: //p" "$OUT")
+		n=$(grep -c "^memb-scale: *$w writer-duration: " "$OUT")
+		((n == gps && n > 0)) || die "writer $w: $n writer-duration lines for $gps grace periods"
+	done
+	expect_out '^50th percentile grace-period duration: '
+	run "${SCALE_SHORT[@]}" --nreaders 0 -q
+	expect_status 0
 	expect_no_out 'writer-duration'
 	expect_out '^50th percentile grace-period duration: '
 }

@@ -579,7 +579,7 @@ const struct rcut_opt rcut_opts[] = {
 	  F(verbose),
 	  .def = 1,
 	  .group = RCUT_GROUP_OUTPUT,
-	  .help = "Print more: the flavor's primitives and the threads at start",
+	  .help = "Print more: the flavor's primitives and the threads at start; --test scale: every kept sample as a writer-duration line (by default at most 10000 of them)",
 	  .json_at = 22 },
 	{ .name = "quiet",
 	  .short_name = 'q',

@@ -8,20 +8,24 @@
 #include <string.h>
 
 /*
- * One "<flavor>-<tag>: !!! <prefix><message>" line, whole: the prefix is
- * printf-formatted from the trailing arguments, the message from fmt/ap.
+ * One "<flavor>-<tag>: <bangs><prefix><message>" line, whole: the prefix
+ * is printf-formatted from the trailing arguments, the message from
+ * fmt/ap.  bangs is "!!! " for a failure, which the kernel's
+ * parse-console.sh reads as one; "" for a CPU-hotplug failure or a stall,
+ * which the kernel prints without (their verdicts are RCU_HOTPLUG and
+ * STALL, not FAILURE).
  */
-static void alert(struct torture_run *run, const char *fmt, va_list ap,
-		  const char *prefix, ...)
-	__attribute__((format(printf, 4, 5)));
+static void alert(struct torture_run *run, const char *bangs, const char *fmt,
+		  va_list ap, const char *prefix, ...)
+	__attribute__((format(printf, 5, 6)));
 
-static void alert(struct torture_run *run, const char *fmt, va_list ap,
-		  const char *prefix, ...)
+static void alert(struct torture_run *run, const char *bangs, const char *fmt,
+		  va_list ap, const char *prefix, ...)
 {
 	va_list pap;
 
 	flockfile(stdout);
-	printf("%s-%s: !!! ", run->flavor->name, run->tag);
+	printf("%s-%s: %s", run->flavor->name, run->tag, bangs);
 	va_start(pap, prefix);
 	vprintf(prefix, pap);
 	va_end(pap);
@@ -76,7 +80,7 @@ void torture_failure(struct torture_run *run, const char *check,
 		f->first_ns = now;
 		f->first_check = check;
 		va_start(ap, fmt);
-		alert(run, fmt, ap, "first failure at %.3f s: %s: ",
+		alert(run, "!!! ", fmt, ap, "first failure at %.3f s: %s: ",
 		      (double)f->first_ns / 1e9, check);
 		va_end(ap);
 	}
@@ -119,7 +123,7 @@ void torture_internal_error(struct torture_run *run, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	alert(run, fmt, ap, "internal error: ");
+	alert(run, "!!! ", fmt, ap, "internal error: ");
 	va_end(ap);
 	atomic_store(&run->failure.internal, true);
 	torture_stop(run);
@@ -146,7 +150,7 @@ void torture_problem(struct torture_run *run, bool alert_now, const char *kind,
 		va_end(ap);
 		va_start(ap, fmt);
 		if (alert_now)
-			alert(run, fmt, ap,
+			alert(run, "", fmt, ap,
 			      "first %s failure at %.3f s: ", kind,
 			      (double)f->problem_ns / 1e9);
 		va_end(ap);

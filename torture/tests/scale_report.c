@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The scale test's report.  First the lines the kernel's rcuscale prints
- * (with --verbose every sample as "writer-duration", then each writer's
- * count and the start/end/gps/batches line), which the kernel's
- * kvm-recheck-rcuscale.sh reads unchanged; then what that script prints
+ * (the samples as "writer-duration" lines, all of them with --verbose,
+ * then each writer's count and the start/end/gps/batches line), which the
+ * kernel's kvm-recheck-rcuscale.sh reads unchanged; then what that script
+ * prints
  * from them (histogram, average, minimum, percentiles, maximum, grace
  * periods and batches), computed the same way; then the updater's CPU
  * time per grace period.
@@ -37,11 +38,35 @@ void scale_print_repro(struct torture_run *run)
 	rcut_repro_print(stdout, tag, run->cfg, rcut_nr_cpus());
 }
 
-/* Every kept sample, writer by writer; --verbose prints each. */
+/*
+ * How many "writer-duration" lines a run prints without --verbose: the
+ * kernel's MAX_MEAS, which bounds its own (about 0.4 MB); a run keeps up
+ * to a million durations (47 MB of lines).
+ */
+#define PRINTED_DURATIONS 10000
+
+/* Of n durations, print every stride-th: all with --verbose, none with -q. */
+static size_t print_stride(struct torture_run *run, size_t n)
+{
+	if (run->cfg->verbose > 1)
+		return 1;
+	if (run->cfg->verbose < 1)
+		return 0;
+	return n <= PRINTED_DURATIONS ?
+		       1 :
+		       (n + PRINTED_DURATIONS - 1) / PRINTED_DURATIONS;
+}
+
+/*
+ * Every kept sample, writer by writer, printed as the kernel's
+ * "writer-duration" lines (which kvm-recheck-rcuscale.sh reads) at
+ * print_stride().
+ */
 static uint64_t *collect(struct torture_run *run, size_t *n)
 {
 	const struct scale_state *ss = scale_state(run);
 	const char *name = run->flavor->name;
+	size_t stride;
 	uint64_t *all;
 
 	*n = 0;
@@ -50,6 +75,10 @@ static uint64_t *collect(struct torture_run *run, size_t *n)
 	all = malloc((*n ? *n : 1) * sizeof(*all));
 	if (!all)
 		return NULL;
+	stride = print_stride(run, *n);
+	if (stride > 1)
+		printf("%s-scale: printing every %zu-th of the %zu grace-period durations kept (--verbose prints them all)\n",
+		       name, stride, *n);
 	*n = 0;
 	for (int i = 0; i < ss->nwriters; i++) {
 		const struct scale_samples *s = &ss->writers[i].samples;
@@ -57,7 +86,7 @@ static uint64_t *collect(struct torture_run *run, size_t *n)
 
 		for (size_t k = 0; k < kept; k++) {
 			all[*n] = atomic_load(&s->ns[k]);
-			if (run->cfg->verbose > 1)
+			if (stride && *n % stride == 0)
 				printf("%s-scale: %4d writer-duration: %5zu %llu\n",
 				       name, i, k, (unsigned long long)all[*n]);
 			(*n)++;
