@@ -261,6 +261,7 @@ t_kernel_scripts_read_scale() {
 	run --test scale --holdoff 0 --duration 2 --nreaders 1
 	expect_status 0
 	(($(stat -c %s "$OUT") < 1000000)) || die "a 2 s run wrote $(stat -c %s "$OUT") bytes"
+	(($(grep -c 'writer-duration:' "$OUT") <= 10000)) || die "$(grep -c 'writer-duration:' "$OUT") writer-duration lines"
 	results_dir SCALE2 2
 	got=$(kscript kvm-recheck-rcuscale.sh "$RD")
 	[[ $got == *'50th percentile grace-period duration: '* ]] || die "kvm-recheck-rcuscale.sh: $got"

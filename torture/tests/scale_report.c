@@ -77,7 +77,7 @@ static uint64_t *collect(struct torture_run *run, size_t *n)
 		return NULL;
 	stride = print_stride(run, *n);
 	if (stride > 1)
-		printf("%s-scale: printing every %zu-th of the %zu grace-period durations kept (--verbose prints them all)\n",
+		printf("%s-scale: printing one in %zu of the %zu grace-period durations kept (--verbose prints them all)\n",
 		       name, stride, *n);
 	*n = 0;
 	for (int i = 0; i < ss->nwriters; i++) {
