@@ -4,10 +4,9 @@
  * (the samples as "writer-duration" lines, all of them with --verbose,
  * then each writer's count and the start/end/gps/batches line), which the
  * kernel's kvm-recheck-rcuscale.sh reads unchanged; then what that script
- * prints
- * from them (histogram, average, minimum, percentiles, maximum, grace
- * periods and batches), computed the same way; then the updater's CPU
- * time per grace period.
+ * prints from them (histogram, average, minimum, percentiles, maximum,
+ * grace periods and batches), computed the same way; then the updater's
+ * CPU time per grace period.
  */
 #include "scale.h"
 
