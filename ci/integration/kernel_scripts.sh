@@ -172,14 +172,23 @@ kernel_verdict() { # results-dir
 
 # Our verdict (the End line's) and the scripts' agree on the run in $OUT,
 # and kvm-recheck-rcu.sh found its grace periods, at a rate.
+# Our verdict (the End line of DIR/console.log) and the scripts' agree on
+# a results folder, and kvm-recheck-rcu.sh found its grace periods, at a
+# rate.  Sets OURS.
+expect_folder_agrees() { # dir
+	local name
+	name=$(basename "$1")
+	OURS=$(sed -n 's/^[^ ]*-torture:--- End of test: \([A-Z_]*\):.*/\1/p' "$1/console.log" | tail -n 1)
+	[[ -n $OURS ]] || die "$name: no End of test line"
+	kernel_verdict "$1"
+	[[ $VERDICT == "$OURS" ]] || die "$name: we say $OURS, the kernel's scripts: $VERDICT"
+	[[ $KR =~ ^$name\ -------\ [1-9][0-9]*\ GPs\ \([0-9.e+]+/s\) ]] || die "kvm-recheck-rcu.sh on $name: '$KR'"
+}
+
+# The same for the run in $OUT, put in a results folder NAME.
 expect_scripts_agree() { # name seconds
-	local ours
-	ours=$(sed -n 's/^[^ ]*-torture:--- End of test: \([A-Z_]*\):.*/\1/p' "$OUT" | tail -n 1)
-	[[ -n $ours ]] || die "no End of test line"
 	results_dir "$1" "$2"
-	kernel_verdict "$RD"
-	[[ $VERDICT == "$ours" ]] || die "we say $ours, the kernel's scripts: $VERDICT"
-	[[ $KR =~ ^$1\ -------\ [1-9][0-9]*\ GPs\ \([0-9.e+]+/s\) ]] || die "kvm-recheck-rcu.sh: '$KR'"
+	expect_folder_agrees "$RD"
 }
 
 t_kernel_scripts_read_a_success() {
@@ -286,7 +295,7 @@ t_kernel_scripts_read_ref() {
 # A campaign's run folders are kernel-style results folders: the scripts
 # read each (qemu-cmd gives the run's length) and agree with its verdict.
 t_kernel_scripts_read_a_campaign() {
-	local d want
+	local d
 	kernel_scripts
 	mkdir -p "$TEST_TMP/sc"
 	printf -- '--nreaders 1 --nfakewriters 0\n' >"$TEST_TMP/sc/GOOD"
@@ -295,10 +304,7 @@ t_kernel_scripts_read_a_campaign() {
 		--results "$TEST_TMP/res" --duration 1s -j 2 "GOOD BAD" >"$OUT" 2>"$ERR"
 	for d in GOOD BAD; do
 		[[ -r $TEST_TMP/res/$d/qemu-cmd ]] || die "no qemu-cmd in $d"
-		want=$(sed -n 's/^[^ ]*-torture:--- End of test: \([A-Z_]*\):.*/\1/p' "$TEST_TMP/res/$d/console.log")
-		kernel_verdict "$TEST_TMP/res/$d"
-		[[ $VERDICT == "$want" ]] || die "$d: we say '$want', the kernel's scripts: $VERDICT"
-		[[ $KR =~ ^$d\ -------\ [1-9][0-9]*\ GPs\ \([0-9.e+]+/s\) ]] || die "kvm-recheck-rcu.sh on $d: '$KR'"
+		expect_folder_agrees "$TEST_TMP/res/$d"
 	done
-	[[ $want == FAILURE ]] || die "BAD ended $want"
+	[[ $OURS == FAILURE ]] || die "BAD ended $OURS"
 }
