@@ -105,6 +105,22 @@ t_read_exit_churn_can_be_disabled() {
 	((n >= 6 && n <= 63)) || die "expected 6 to 63 read-exits, got $n"
 }
 
+# A read-exit thread waits in pthread_join while its child registers and
+# reads: blocked, it is off its simulated CPU, so a child that registers
+# slowly (400 ms each here; an ASan build on a loaded machine took over
+# 1 s for a burst) holds no CPU offline up. Before the fix: RCU_HOTPLUG,
+# "read-exit 0 (waiting) did not leave it within 1.0 s".
+t_read_exit_join_leaves_its_cpu() {
+	[[ -f $PLUGINS/librcutorture-example.so ]] || { echo "SKIP: no plugins (make plugins)"; return 0; }
+	run --flavor "$PLUGINS/librcutorture-example.so" --duration 4 --cpus 2 --onoff-interval 20ms \
+		--read-exit-delay 10ms --read-exit-burst 8 example.register_delay_us=400000 --stat-interval 0
+	expect_status 0
+	expect_out '^example-torture:--- End of test: SUCCESS: '
+	local rtc=$(grep ': rtc: ' "$OUT" | tail -n 1)
+	[[ $rtc =~ onoff:\ ([0-9]+)/ ]] && ((BASH_REMATCH[1] >= 10)) || die "fewer than 10 offlines: $rtc"
+	[[ $rtc =~ read-exits:\ ([0-9]+) ]] && ((BASH_REMATCH[1] >= 2)) || die "fewer than 2 read-exits: $rtc"
+}
+
 # An early callback frees an element a reader still holds, so the
 # readers' checks may fire first; the callback check must fire too (the
 # whole run, not --stop-on-failure, so that it has the time to).

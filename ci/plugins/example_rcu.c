@@ -87,11 +87,15 @@ static _Atomic unsigned long cbs_queued, cbs_invoked;
 static _Atomic unsigned long cbs_by_cpu[MAX_CPUS]; /* who posted them */
 static __thread bool in_worker; /* this thread invokes the callbacks */
 
-static long poll_us = 100; /* example.poll_us */
+static long poll_us = 100;     /* example.poll_us */
+static long register_delay_us; /* example.register_delay_us */
 
 static const struct rcut_param example_params[] = {
 	{ "poll_us", "longest sleep between reader scans in synchronize, us",
 	  RCUT_PARAM_INT, 1, 100000, NULL, &poll_us },
+	{ "register_delay_us",
+	  "sleep this long in each thread's registration, us (a library whose first touch allocates and maps)",
+	  RCUT_PARAM_INT, 0, 10000000, NULL, &register_delay_us },
 	{ NULL, NULL, RCUT_PARAM_INT, 0, 0, NULL, NULL },
 };
 
@@ -102,6 +106,12 @@ static void example_register(void)
 
 	if (self)
 		return;
+	if (register_delay_us) {
+		struct timespec ts = { register_delay_us / 1000000,
+				       register_delay_us % 1000000 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
 	for (r = atomic_load(&registry); r; r = r->next) {
 		bool expected = false;
 

@@ -48,7 +48,15 @@ void torture_read_exit(struct torture_thread *t)
 				       run->flavor->name, strerror(err));
 				continue;
 			}
+			/*
+			 * Blocked, not running: off the simulated CPU while
+			 * the child works, or a slow child (a library that
+			 * registers slowly, a loaded machine) would hold
+			 * the CPU up and fail its offline.
+			 */
+			torture_op_begin("joining a read-exit child");
 			pthread_join(child, NULL);
+			torture_op_end();
 			counter_inc(&run->counters.read_exits);
 		}
 	}
