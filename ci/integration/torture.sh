@@ -133,9 +133,10 @@ t_kernel_stutter_pauses_first() {
 # quiet run, and a scale run, print a progress line on standard error at
 # most once per --stat-interval; with stderr a file they print nothing
 # extra.  Every periodic stats block starts with the elapsed time.
+# TERM=dumb: a terminal that cannot redraw a line, so no live line.
 run_on_a_terminal() { # options...
 	command -v script >/dev/null || die "script(1) (bsdutils) is needed"
-	script -qec "$BIN $*" /dev/null >"$OUT" 2>"$ERR" </dev/null
+	TERM=${LIVE_TERM:-dumb} script -qec "$BIN $*" /dev/null >"$OUT" 2>"$ERR" </dev/null
 	STATUS=$?
 }
 
@@ -156,6 +157,42 @@ t_progress_line_on_a_terminal() {
 	run --test scale --holdoff 0 --duration 1 --nreaders 0 --stat-interval 300ms
 	expect_status 0
 	[[ ! -s $ERR ]] || die "stderr not empty: $(head -n 1 "$ERR")"
+}
+
+# Issue 26 item 8: on a terminal that can redraw a line, a live line
+# ("running 1.0 s of 3.0 s") from the first second on, before the first
+# stats block, redrawn in place, and erased before each other line: the
+# log without the live lines is the log of a run without a terminal.
+t_live_progress_line_on_a_terminal() {
+	LIVE_TERM=xterm run_on_a_terminal --duration 3 --stat-interval 2s
+	expect_status 0
+	local live=$'\r\e\\[Kmemb-torture: running [0-9]+\\.[0-9] s of 3\\.0 s'
+	grep -qE "^${live}" "$OUT" || die "no live line: $(cat -v "$OUT" | head -c 600)"
+	# The first live line comes before the first stats block.
+	awk -v l="running 0\\\\.[0-9] s of 3\\\\.0 s" '$0 ~ l { print "live"; exit } /: rtc: / { print "rtc"; exit }' "$OUT" |
+		grep -qx live || die "the first stats block came before a live line"
+	(($(grep -oE "running [0-9.]+ s of 3\.0 s" "$OUT" | wc -l) >= 3)) || die "not redrawn every second"
+	# Without the live lines (each erased by the \r ESC[K before the next
+	# text), every line is a log line: nothing was written over one.
+	sed -E "s/${live}//g; s/\r\x1b\[K//g; s/\r$//" "$OUT" >"$TEST_TMP/clean"
+	grep -vE '^memb-torture:' "$TEST_TMP/clean" | grep -q . &&
+		die "a line that is not the log's: $(grep -vE '^memb-torture:' "$TEST_TMP/clean" | head -n 1 | cat -v)"
+	grep -q 'running' "$TEST_TMP/clean" && die "a live line left in the log"
+	(($(grep -c -- '--- End of test: SUCCESS' "$TEST_TMP/clean") == 1)) || die "not one End line"
+	# The last live line is erased before the report: the output ends
+	# with the End line, not with a live line.
+	tail -c 300 "$OUT" | grep -q 'running' && die "the output ends with a live line"
+	# -q: the live line too, and nothing else but the report's lines.
+	LIVE_TERM=xterm run_on_a_terminal -q --duration 2 --stat-interval 1s
+	expect_status 0
+	grep -qE "${live%3*}2\\.0 s" "$OUT" || die "-q: no live line"
+	expect_no_out 'progress:'
+	# A terminal that cannot redraw, and no terminal: no escape sequence.
+	run_on_a_terminal --duration 2 --stat-interval 1s
+	grep -q $'\e' "$OUT" && die "TERM=dumb: an escape sequence"
+	run --duration 1 --stat-interval 500ms
+	grep -q $'\e' "$OUT" && die "not a terminal: an escape sequence"
+	true
 }
 
 t_stats_blocks_start_with_the_elapsed_time() {

@@ -569,7 +569,7 @@ const struct rcut_opt rcut_opts[] = {
 	  F(stat_interval_ns),
 	  .def = 15 * NSEC_PER_SEC,
 	  .group = RCUT_GROUP_OUTPUT,
-	  .help = "Print the stats block this often; 0 prints it only at the end.  With --quiet, and for --test scale and ref, a progress line (elapsed / total) on standard error this often when it is a terminal (default: 15s)",
+	  .help = "Print the stats block this often; 0 prints it only at the end.  A terminal shows a live progress line (elapsed / total) from the start, erased before other output; on a TERM=dumb terminal, with --quiet and for --test scale and ref, a progress line on standard error this often instead (default: 15s)",
 	  AT(3, 0, 0),
 	  .json_at = 3 },
 	{ .name = "verbose",

@@ -280,14 +280,17 @@ static bool watch(struct torture_run *run)
 	uint64_t deadline =
 		test->timed && c->duration_ns ? now + c->duration_ns : 0;
 	uint64_t next_stats = now + c->stat_interval_ns;
-	bool progress = torture_progress_wanted(run);
+	bool progress = torture_progress_wanted(run), exited = false;
 
 	atomic_store(&run->clock.deadline_ns, deadline);
 	while (!torture_must_stop(run) && !(test->done && test->done(run))) {
 		int sig;
 
-		if (all_exited(run))
-			return false;
+		if (all_exited(run)) {
+			exited = true;
+			break;
+		}
+		torture_progress_tick(run, now);
 		sig = sigtimedwait(&stop_sigs, NULL, &tick);
 		if (sig > 0) {
 			take_signal(run, sig);
@@ -305,13 +308,16 @@ static bool watch(struct torture_run *run)
 		if ((test->interval || progress) && c->stat_interval_ns &&
 		    now >= next_stats) {
 			next_stats += c->stat_interval_ns;
-			if (test->interval)
+			if (test->interval) {
 				test->interval(run);
+				torture_progress_redraw();
+			}
 			if (progress)
 				torture_progress_print(run);
 		}
 	}
-	return true;
+	torture_progress_hide();
+	return !exited;
 }
 
 /* Tell every thread to stop (lifecycle_join() takes later signals). */
