@@ -269,6 +269,42 @@ $(MUTANT_DIR)/bare-sb/%.o: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/en
 	@mkdir -p $(dir $@)
 	@ci/mutants/compile $* $@ $(CC) $(PLUGIN_CFLAGS) $(STOREBUF_CFLAGS) -DRCUT_NO_RACE_POINTS -c
 
+# One variant of liburcu's source (ci/liburcu-mutants/build): its library
+# of VARIANT_FLAVOR, built from VARIANT/tree without running its configure
+# (ci/liburcu-mutants/config.h stands for what configure writes), and our
+# adapter of that flavor against the variant's headers, plain and
+# instrumented.  make liburcu-variant VARIANT=DIR VARIANT_FLAVOR=memb
+LV_DEFS_memb := -DRCU_MEMBARRIER
+LV_DEFS_mb := -DRCU_MB
+LV_DEFS_signal := -DRCU_SIGNAL
+LV_DEFS_qsbr := -DRCU_QSBR
+LV_MAIN_qsbr := urcu-qsbr.c
+LV_MAIN_bp := urcu-bp.c
+LV_F = $(VARIANT_FLAVOR)
+LV_SRCS = $(or $(LV_MAIN_$(LV_F)),urcu.c) urcu-pointer.c compat_arch.c compat_futex.c
+LV_INC = -I$(VARIANT)/tree/include
+
+# The library only (an entry whose edits leave the headers alone: the
+# adapters built against the unchanged headers serve it), or both.
+.PHONY: liburcu-variant liburcu-variant-lib
+liburcu-variant-lib:
+	@test -n "$(VARIANT)" -a -d "$(VARIANT)/tree/src" || { echo "liburcu-variant: VARIANT=DIR with DIR/tree from ci/liburcu-mutants/build" >&2; exit 2; }
+	@case " $(URCU_SB_NAMES) signal " in *" $(LV_F) "*) ;; *) echo "liburcu-variant: VARIANT_FLAVOR: one of $(URCU_SB_NAMES) signal" >&2; exit 2 ;; esac
+	@mkdir -p $(VARIANT)/lib
+	$(CC) -O2 -g -fPIC -shared -pthread -include ci/liburcu-mutants/config.h $(LV_INC) -I$(VARIANT)/tree/src $(LV_DEFS_$(LV_F)) \
+		$(LV_SRCS:%=$(VARIANT)/tree/src/%) -Wl,-z,defs -Wl,-soname,liburcu-$(LV_F).so.8 -o $(VARIANT)/lib/liburcu-$(LV_F).so.8 -lurcu-common
+	ln -sf liburcu-$(LV_F).so.8 $(VARIANT)/lib/liburcu-$(LV_F).so
+
+liburcu-variant: liburcu-variant-lib $(STOREBUF_LIB)
+	@mkdir -p $(VARIANT)/plugins
+	$(CC) $(PLUGIN_CFLAGS) -DRCUT_LIB_PLUGIN $(LV_INC) -shared -o $(VARIANT)/plugins/librcutorture-$(LV_F).so \
+		flavors/urcu/$(LV_F).c -L$(VARIANT)/lib -lurcu-$(LV_F) -lurcu-common
+	if [ "$(LV_F)" != signal ]; then \
+	$(CC) $(PLUGIN_CFLAGS) $(STOREBUF_CFLAGS) -DRCUT_SB_PLUGIN -include flavors/urcu/storebuf_liburcu.h $(LV_INC) \
+		-c flavors/urcu/$(LV_F).c -o $(VARIANT)/plugins/$(LV_F)-sb.o && \
+	$(CC) -shared -pthread -o $(VARIANT)/plugins/librcutorture-$(LV_F)-sb.so $(VARIANT)/plugins/$(LV_F)-sb.o \
+		$(STOREBUF_LIB) $(STOREBUF_LDFLAGS) -L$(VARIANT)/lib -lurcu-$(LV_F) -lurcu-common -ldl; fi
+
 # liburcu 0.13.2's inlined urcu-bp read side accesses its 128-byte-aligned
 # reader struct at a misaligned address (fixed upstream in 0.13.4): keep
 # UBSan's alignment check away from that one adapter, nowhere else.
@@ -294,7 +330,11 @@ $(BENCH_LOOP): $(BENCH_OBJS)
 # by default; MUTANTS_BENCH adds options (e.g. --seeds 3 --limit 20).
 # Then the catalogue of reported RCU bugs (ci/bench/catalogue): each
 # BUG-*/FIXED-* scenario pair over 10 seeds of 10 s; CATALOGUE_BENCH adds
-# options (e.g. --seeds 3).  Then the busted controls' speed
+# options (e.g. --seeds 3).  Then the mutants of liburcu's real source
+# (ci/liburcu-mutants, built into $(BUILD)/liburcu-mutants from Debian's
+# source package; skipped with a line saying why when it cannot be had),
+# scored by ci/bench/mutants --liburcu with MUTANTS_BENCH's options too.
+# Then the busted controls' speed
 # (ci/bench/busted): time to the first failure of each busted flavor with
 # the default options and with --hunt, side by side; BUSTED_BENCH adds
 # options (e.g. --before OLD_BIN for a now/before column).
@@ -306,6 +346,9 @@ bench: all $(BENCH_LOOP) mutants
 	ci/bench/plot --in $(BUILD)/bench/bench.json --out $(BUILD)/bench
 	ci/bench/mutants --bin ./$(OUT) --dir $(MUTANT_DIR) --out $(BUILD)/bench $(MUTANTS_BENCH)
 	ci/bench/catalogue --bin ./$(OUT) --out $(BUILD)/bench $(CATALOGUE_BENCH)
+	ci/liburcu-mutants/build $(BUILD)/liburcu-mutants; st=$$?; \
+	if [ $$st = 0 ]; then ci/bench/mutants --liburcu $(BUILD)/liburcu-mutants --bin ./$(OUT) --out $(BUILD)/bench $(MUTANTS_BENCH); \
+	elif [ $$st != 77 ]; then exit $$st; fi
 	ci/bench/busted --bin ./$(OUT) --out $(BUILD)/bench $(BUSTED_BENCH)
 
 # libFuzzer target for the option, duration and parameter parsers (clang).

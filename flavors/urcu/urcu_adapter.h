@@ -430,12 +430,19 @@ static void ua_thread_online(void)
 /*
  * The flavor's table: the built-in one (rcut_flavor_memb), or, in an
  * instrumented build (RCUT_SB_PLUGIN, the Makefile's -sb plugins), the
- * plugin's, named memb-sb.
+ * plugin's, named memb-sb, or in a plain plugin (RCUT_LIB_PLUGIN, built
+ * against a variant of liburcu's source by ci/liburcu-mutants) the
+ * plugin's, named memb.
  */
 #ifdef RCUT_SB_PLUGIN
 #define UA_TABLE(flavor) rcutorture_flavor
 #define UA_NAME(flavor) #flavor "-sb"
 #define UA_DESCRIPTION(text) text "; instrumented (store-buffer SDK)"
+#elif defined(RCUT_LIB_PLUGIN)
+#define UA_TABLE(flavor) rcutorture_flavor
+#define UA_NAME(flavor) #flavor
+#define UA_DESCRIPTION(text) \
+	text "; a plugin built against liburcu's source (ci/liburcu-mutants)"
 #else
 #define UA_TABLE(flavor) UA_CAT3(rcut_flavor_, flavor, )
 #define UA_NAME(flavor) #flavor

@@ -1,0 +1,98 @@
+# Integration tests: mutants of liburcu's real source (issue 24 item 4,
+# ci/liburcu-mutants).  The source comes from Debian's source package at
+# test time (apt-get source; ci/deps adds the deb-src entry as root) and
+# is built once per run of ci/run-tests, into its temporary folder, never
+# into the repository.  Without the source the tests say SKIP and pass:
+# a machine without a deb-src entry cannot run them.  The full score is
+# make bench's (ci/bench/mutants --liburcu).
+
+# The entries these tests run (a subset: the build of all takes longer).
+LM_NEEDED="memb-base qsbr-base memb-skip-reader memb-barrier-short memb-master-nofence qsbr-online-nofence memb-early-cb"
+
+# Build them once into the shared cache; LM: the folder, or return 1
+# after printing SKIP when the source cannot be had.
+liburcu_mutants() {
+	local cache status
+	cache=$(dirname "$(dirname "$TEST_TMP")")/liburcu-mutants
+	if [[ ! -e $cache/.built ]]; then
+		ci/liburcu-mutants/build --only "$LM_NEEDED" "$cache" >"$TEST_TMP/build.out" 2>&1
+		status=$?
+		if ((status == 77)); then
+			grep -m 1 SKIP "$TEST_TMP/build.out"
+			return 1
+		fi
+		((status == 0)) || die "ci/liburcu-mutants/build: exit $status: $(tail -n 5 "$TEST_TMP/build.out")"
+		touch "$cache/.built"
+	fi
+	LM=$cache
+}
+
+# One entry's run: its library first in the search path, our adapter
+# built against its headers (plain, or with -sb the instrumented one).
+run_variant() { # entry plugin-flavor options...
+	local entry=$1 plugin=$2
+	shift 2
+	LD_LIBRARY_PATH=$LM/$entry/lib run --flavor "$LM/$entry/plugins/librcutorture-$plugin.so" "$@"
+}
+
+# The false-positive control: liburcu rebuilt from its unchanged source
+# passes --hunt, plain and instrumented; and the run really uses the
+# rebuilt library, not the installed one.
+t_liburcu_source_bases_pass() {
+	liburcu_mutants || return 0
+	for f in memb qsbr; do
+		[[ $(LD_LIBRARY_PATH=$LM/$f-base/lib ldd "$BIN" | grep -F "liburcu-$f.so.8") == *"$LM/$f-base/lib/"* ]] ||
+			die "$f-base: the run would not load the rebuilt liburcu-$f.so.8"
+		for p in $f $f-sb; do
+			run_variant "$f-base" $p --hunt --duration 3 --seed 1 --stat-interval 0
+			expect_status 0
+			expect_out "^$p-torture:--- End of test: SUCCESS: "
+			expect_out "^$p-torture: flavor $p from plugin $LM/$f-base/plugins/"
+		done
+	done
+}
+
+# Mutants of the real code, each caught by the build kind the bug needs:
+# a wrong wait, barrier or callback queue by the plain build, a missing
+# fence (invisible on x86 without the emulation) by the instrumented one.
+t_liburcu_source_mutants_caught() {
+	liburcu_mutants || return 0
+	local entry plugin checks
+	while read -r entry plugin checks; do
+		run_variant "$entry" "$plugin" --hunt --stop-on-failure --duration 60 --seed 1 --stat-interval 0
+		[[ $STATUS == 1 || $STATUS == 4 ]] || die "$entry ($plugin): exit $STATUS, expected FAILURE (1) or STALL (4)"
+		expect_out "^$plugin-torture: First failure: at [0-9.]+ s, caught by: ($checks)"
+	done <<EOF2
+memb-skip-reader memb $SHORT_GP_CHECKS
+memb-barrier-short memb rtbe|stall
+memb-early-cb memb-sb early callback|$SHORT_GP_CHECKS
+memb-master-nofence memb-sb $SHORT_GP_CHECKS
+qsbr-online-nofence qsbr-sb $SHORT_GP_CHECKS
+EOF2
+}
+
+# An edit that no longer fits the source (a newer liburcu) fails the build
+# and names the edit: never a silently unchanged "mutant".
+t_liburcu_source_edit_that_does_not_fit_fails() {
+	liburcu_mutants || return 0
+	local src=$TEST_TMP/src
+	mkdir -p "$src" && cp -a "$LM/memb-base/tree/src" "$LM/memb-base/tree/include" "$src/" || die "copy"
+	sed -i 's/urcu_wake_all_waiters(&waiters);/urcu_wake_all_waiters(\&w);/' "$src/src/urcu.c"
+	ci/liburcu-mutants/build --only memb-lost-wakeup --source "$src" "$TEST_TMP/variants" >"$OUT" 2>"$ERR"
+	STATUS=$?
+	expect_status 1
+	grep -q "an edit no longer fits src/urcu.c: after 'void synchronize_rcu(void)', 'urcu_wake_all_waiters(&waiters);' not found" "$ERR" ||
+		die "no message naming the edit: $(head -n 3 "$ERR")"
+	[[ ! -e $TEST_TMP/variants/memb-lost-wakeup/lib/liburcu-memb.so.8 ]] || die "built anyway"
+}
+
+# Without the source (no deb-src entry): one SKIP line, exit 77.
+t_liburcu_source_missing_says_skip() {
+	mkdir -p "$TEST_TMP/bin"
+	printf '#!/bin/sh\necho "E: You must put some '"'"'deb-src'"'"' URIs in your sources.list" >&2\nexit 100\n' >"$TEST_TMP/bin/apt-get"
+	chmod +x "$TEST_TMP/bin/apt-get"
+	PATH=$TEST_TMP/bin:$PATH ci/liburcu-mutants/build --only memb-base "$TEST_TMP/variants" >"$OUT" 2>"$ERR"
+	STATUS=$?
+	expect_status 77
+	expect_out "^liburcu-mutants: SKIP: cannot get liburcu's source \(apt-get source liburcu=[^ ]+: E: You must put some 'deb-src' URIs in your sources.list\); ci/deps adds the deb-src entry it needs when run as root$"
+}
