@@ -128,7 +128,7 @@ struct rcut_config {
 	uint64_t nocbs_toggle_ns; /* between two toggles of one thread */
 	/* Random waits before cond_sync() / between polls (the _wi). */
 	uint64_t gp_cond_wi_ns, gp_poll_wi_ns;
-	uint64_t exp_gp_bound_ns; /* median expedited GP above: fail; 0 off */
+	uint64_t exp_gp_bound_ns; /* 9 in 10 expedited GPs above: fail; 0 off */
 	uint64_t stutter_ns;	  /* 0: no stutter */
 	bool stutter_pause_first; /* the kernel's order (rcutorture.stutter) */
 	uint64_t shuffle_interval_ns; /* 0: no shuffle */

@@ -160,10 +160,9 @@ static void check_gp_witnesses(struct torture_run *run, enum rcut_gp_kind kind,
 		gp_waits[kind], w[i].reader);
 }
 
-#define EXP_BOUND_MIN_GPS 100	 /* expedited GPs the run's median needs */
-#define EXP_BOUND_EARLY_GPS 1000 /* ... for a verdict before the end */
+#define EXP_BOUND_MIN_GPS 100 /* expedited GPs timed before a verdict */
 
-/* The median over the bound: fail the run, once. */
+/* Nine in ten over the bound: fail the run, once. */
 static void exp_bound_fail(struct torture_run *run, uint64_t n, uint64_t over,
 			   const char *detail)
 {
@@ -174,20 +173,26 @@ static void exp_bound_fail(struct torture_run *run, uint64_t n, uint64_t over,
 		return;
 	torture_failure(
 		run, "expedited grace-period latency",
-		"%llu of %llu expedited grace periods took longer than --exp-gp-bound=%.3f ms (%s): the median is above the bound",
+		"%llu of %llu expedited grace periods took longer than --exp-gp-bound=%.3f ms (%s): nine in ten or more are above the bound",
 		(unsigned long long)over, (unsigned long long)n,
 		(double)run->cfg->exp_gp_bound_ns / 1e6, detail);
 }
 
+/* Whether over of n (at least EXP_BOUND_MIN_GPS) is nine in ten or more. */
+static bool exp_bound_broken(uint64_t n, uint64_t over)
+{
+	return n >= EXP_BOUND_MIN_GPS && over * 10 >= n * 9;
+}
+
 /*
- * --exp-gp-bound: an expedited grace period that took ns.  The run's
- * median above the bound fails it (exp_bound_final()): a regression such
- * as the 2022 Tree SRCU one, where expedited grace periods slept a jiffy
- * each.  Before the end only once EXP_BOUND_EARLY_GPS have run, or when
- * nine in ten of 100 or more are over (the regression's 97 %): the first
- * hundred, while the threads start beside other jobs, can be slow for
- * the fixed code too (a fresh clone's make check failed
- * FIXED-SRCU-EXP-DELAY, 175 of 770 over the bound, issue 29).
+ * --exp-gp-bound: an expedited grace period that took ns.  Nine in ten or
+ * more of at least 100 above the bound fail the run: a latency floor,
+ * such as the 2022 Tree SRCU regression's (expedited grace periods slept
+ * a jiffy each: 97 % over), which waiting for a CPU on a loaded machine
+ * does not make.  The median did: beside two busy loops the fixed code
+ * had 67 % of its expedited grace periods over 3 ms (issue 29), the
+ * buggy one 97 %; pinned to one CPU with a busy loop 77 to 81 % against
+ * 98.6 %.
  */
 static void exp_bound_check(struct torture_run *run, uint64_t ns)
 {
@@ -198,8 +203,7 @@ static void exp_bound_check(struct torture_run *run, uint64_t ns)
 	over = atomic_load(&c->exp_over);
 	if (ns > bound)
 		over = atomic_fetch_add(&c->exp_over, 1) + 1;
-	if ((n >= EXP_BOUND_EARLY_GPS && over * 2 > n) ||
-	    (n >= EXP_BOUND_MIN_GPS && over * 10 >= n * 9)) {
+	if (exp_bound_broken(n, over)) {
 		char detail[48];
 
 		snprintf(detail, sizeof(detail), "this one %.3f ms",
@@ -214,7 +218,7 @@ void torture_gp_exp_final(struct torture_run *run)
 	uint64_t n = atomic_load(&c->exp_timed),
 		 over = atomic_load(&c->exp_over);
 
-	if (run->cfg->exp_gp_bound_ns && n >= EXP_BOUND_MIN_GPS && over * 2 > n)
+	if (run->cfg->exp_gp_bound_ns && exp_bound_broken(n, over))
 		exp_bound_fail(run, n, over, "over the whole run");
 }
 
