@@ -72,7 +72,7 @@ else
 OUT := $(BUILD)/$(BIN)
 endif
 
-.PHONY: all unit plugins mutants run check deps install uninstall format clean bench fuzz FORCE
+.PHONY: all unit plugins mutants run check deps install uninstall format clean bench fuzz tsan tsan-parts FORCE
 
 all: $(OUT) $(INSTALL_BIN) $(CDS_PLUGINS)
 
@@ -152,7 +152,7 @@ unit: $(UNIT_BINS)
 # ABI version 1 table (must still load) and, for the loader's error
 # tests, three bad ones from ci/plugins/bad_plugin.c.
 PLUGIN_DIR := $(BUILD)/plugins
-PLUGIN_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -fPIC -shared -O2 -g
+PLUGIN_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -fPIC -shared -O2 -g $(PLUGIN_EXTRA_CFLAGS)
 PLUGINS := $(PLUGIN_DIR)/librcutorture-example.so $(PLUGIN_DIR)/librcutorture-broken.so \
 	$(PLUGIN_DIR)/librcutorture-example-v1.so $(PLUGIN_DIR)/librcutorture-silent-barrier.so
 BAD_PLUGINS := $(patsubst %,$(PLUGIN_DIR)/bad/lib%.so,wrong_abi no_symbol missing_hooks)
@@ -351,6 +351,19 @@ bench: all $(BENCH_LOOP) mutants
 	elif [ $$st != 77 ]; then exit $$st; fi
 	ci/bench/busted --bin ./$(OUT) --out $(BUILD)/bench $(BUSTED_BENCH)
 
+# The data-race mode (issue 24 item 3; torture/core/data_race.c): the
+# binary, the example plugins and the plain mutant catalogue built with
+# the real ThreadSanitizer into $(TSAN_BUILD), where a race TSan reports
+# inside a flavor fails the run's "data race" check.  Not the store-buffer
+# SDK's builds (-sb), which define ThreadSanitizer's entry points
+# themselves, nor libcds's C++ plugins (libcds is not instrumented).
+TSAN_BUILD ?= build-tsan
+TSAN_FLAGS := $(STOREBUF_CFLAGS) -O1 -g -fno-omit-frame-pointer
+tsan:
+	@$(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) EXTRA_CFLAGS='$(TSAN_FLAGS)' LDFLAGS='-fsanitize=thread' \
+		PLUGIN_EXTRA_CFLAGS='$(TSAN_FLAGS)' tsan-parts
+tsan-parts: $(OUT) $(PLUGINS) $(MUTANTS)
+
 # libFuzzer target for the option, duration and parameter parsers (clang).
 FUZZ_BIN := build-fuzz/fuzz_options
 FUZZ_TIME ?= 1800
@@ -376,12 +389,15 @@ run: deps
 	./$(BIN) --duration 10s --stat-interval 5s
 
 # The whole suite: unit tests, integration tests against the normal build,
-# and the integration tests again against an ASan+UBSan build.
+# the integration tests again against an ASan+UBSan build, and the
+# data-race mode's tests against the ThreadSanitizer build.
 check: deps
 	@$(MAKE) --no-print-directory all unit plugins
 	@$(MAKE) --no-print-directory BUILD=build-san EXTRA_CFLAGS='$(SAN_FLAGS)' LDFLAGS='$(SAN_FLAGS)' all
+	@$(MAKE) --no-print-directory tsan
 	@$(MAKE) --no-print-directory $(FUZZ_BIN)
-	PLUGINS=$(PLUGIN_DIR) MUTANTS=$(MUTANT_DIR) ci/run-tests --bin ./$(BIN) --san-bin build-san/$(BIN) --unit-dir $(BUILD)/unit --fuzz-bin $(FUZZ_BIN)
+	PLUGINS=$(PLUGIN_DIR) MUTANTS=$(MUTANT_DIR) ci/run-tests --bin ./$(BIN) --san-bin build-san/$(BIN) \
+		--tsan-bin $(TSAN_BUILD)/$(BIN) --unit-dir $(BUILD)/unit --fuzz-bin $(FUZZ_BIN)
 
 # The binary, its man page, the plugin ABI header with a pkg-config file
 # for plugin builds, the scenario files with the campaign runner
@@ -437,6 +453,6 @@ format:
 	clang-format -i $(SRCS) $(UNIT_SRCS) $(HDRS) $(wildcard ci/bench/*.[ch] ci/plugins/*.c ci/mutants/*.[ch] ci/fuzz/*.c sdk/storebuf/*.[ch])
 
 clean:
-	rm -rf build build-san build-fuzz $(BIN)
+	rm -rf build build-san build-fuzz build-tsan $(BIN)
 
 -include $(OBJS:.o=.d) $(BUILD)/cmd/main.d $(BUILD)/install/scenario.d $(BENCH_OBJS:.o=.d)

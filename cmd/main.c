@@ -10,6 +10,7 @@
 #include "../report/json.h"
 #include "../report/verdict.h"
 #include "../torture/config/options_table.h"
+#include "../torture/core/data_race.h"
 #include "../torture/tests/ref.h"
 #include "../torture/tests/torture_test.h"
 #include "../torture/tests/scale.h"
@@ -181,5 +182,5 @@ int main(int argc, char **argv)
 		break;
 	}
 	rcut_config_release(&cfg);
-	return check_output(status);
+	return torture_data_race_exit(check_output(status));
 }

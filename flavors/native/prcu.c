@@ -123,8 +123,13 @@ struct prcu_cpu {
 	atomic_bool ran; /* a reader ran here since the last tick (RFC) */
 	pthread_mutex_t cb_lock;
 	struct rcut_head *head, **tail; /* callbacks, FIFO */
-	long len; /* queued plus being invoked (under cb_lock) */
-	unsigned long stragglers; /* grace periods that waited for it */
+	/*
+	 * Queued plus being invoked (changed under cb_lock) and the grace
+	 * periods that waited for it: atomic because the stats hook reads
+	 * them without the lock (ThreadSanitizer's data-race mode).
+	 */
+	_Atomic long len;
+	atomic_ulong stragglers;
 	struct rcut_head barrier_head;
 } __attribute__((aligned(64)));
 
@@ -581,9 +586,14 @@ static int prcu_cpu_offline(int cpu)
 		if (!d)
 			d = &cpus[ncpus];
 		rcut_race_point(RCUT_RACE_CB_QUEUE);
-		/* Splice in order, tags kept; the tick is locked out. */
-		pthread_mutex_lock(&c->cb_lock);
-		pthread_mutex_lock(&d->cb_lock);
+		/*
+		 * Splice in order, tags kept; the tick is locked out.  The two
+		 * queue locks in address order: hotplug_lock already keeps two
+		 * offlines apart, but ThreadSanitizer's deadlock detector sees
+		 * only the inner pair (c then d, d then c) and reports it.
+		 */
+		pthread_mutex_lock(c < d ? &c->cb_lock : &d->cb_lock);
+		pthread_mutex_lock(c < d ? &d->cb_lock : &c->cb_lock);
 		if (c->head) {
 			*d->tail = c->head;
 			d->tail = c->tail;

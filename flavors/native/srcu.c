@@ -102,7 +102,8 @@ static unsigned long gp_start, n_exp_nodelay, resched_jiffies, resched_count;
 static pthread_mutex_t gp_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t cb_mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct rcut_head *cb_head, **cb_tail = &cb_head;
-static long cb_len;
+/* Changed under cb_mutex; the stats hook reads it without. */
+static _Atomic long cb_len;
 static pthread_t worker;
 static atomic_bool worker_stop;
 static atomic_ulong n_gps, n_nodelay, n_delayed, n_cbdelayed, n_autoexp;

@@ -39,8 +39,9 @@ struct torture_cb {
 	struct rcut_head rh;
 	struct torture_run *run; /* set at post: the invocation's context */
 	_Atomic int state;	 /* posted or idle */
-	const char *kind;	 /* for messages: "element aging", ... */
-	void *owner;		 /* the object this callback belongs to */
+	/* for messages: "element aging", ...; read by the lost-callback check */
+	_Atomic(const char *) kind;
+	void *owner; /* the object this callback belongs to */
 	void (*fn)(struct torture_cb *cb);
 	_Atomic uint64_t posted_ns; /* read by the watchdog */
 	/*
@@ -48,8 +49,13 @@ struct torture_cb {
 	 * call() returned (0 while it runs): read by the lost-callback check.
 	 */
 	_Atomic uint64_t stamp;
-	int cpu;	       /* simulated CPU it was posted from, or -1 */
-	uint64_t cpu_offlines; /* that CPU's offline count at the post */
+	/*
+	 * The simulated CPU it was posted from (or -1) and that CPU's offline
+	 * count at the post: read by the lost-callback check, which a new
+	 * post of the same callback may overtake (it then sees a new stamp).
+	 */
+	_Atomic int cpu;
+	_Atomic uint64_t cpu_offlines;
 	int nwitness;
 	struct torture_witness witness[TORTURE_CB_WITNESSES];
 };

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "lifecycle.h"
+#include "data_race.h"
 #include "fatal.h"
 #include "flavor_stats.h"
 #include "progress.h"
@@ -303,6 +304,7 @@ static bool watch(struct torture_run *run)
 			next_watchdog = now + WATCHDOG_PERIOD_NS;
 			watchdog(run);
 		}
+		torture_data_race_poll(run);
 		if (test->tick)
 			test->tick(run);
 		if ((test->interval || progress) && c->stat_interval_ns &&
@@ -347,6 +349,7 @@ static int run_round(struct torture_run *run, int round)
 	if (test->drain)
 		status = test->drain(run);
 	lifecycle_join(run, run->threads.n);
+	torture_data_race_poll(run);
 	if (!status)
 		status = test->round_end(run, round);
 	table_free(run);

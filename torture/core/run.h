@@ -135,9 +135,10 @@ void torture_run_init(struct torture_run *run, const struct rcut_config *cfg,
 
 /*
  * The one process-wide pointer to the run in progress (NULL before), for
- * code that is handed no context: the fatal-signal handler and the flavor
- * ABI's rcut_nr_cpus().  Set by the lifecycle before the flavor's init;
- * it keeps the run reachable until exit.  Nothing else may read it.
+ * code that is handed no context: the fatal-signal handler, the flavor
+ * ABI's rcut_nr_cpus() and ThreadSanitizer's report hook (data_race.c).
+ * Set by the lifecycle before the flavor's init; it keeps the run
+ * reachable until exit.  Nothing else may read it.
  */
 extern struct torture_run *torture_signal_run;
 
