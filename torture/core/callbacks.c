@@ -157,19 +157,24 @@ void torture_cb_post(struct torture_run *run, struct torture_cb *cb,
 		     const char *kind, void (*fn)(struct torture_cb *cb))
 {
 	uint64_t gen, stamp;
+	int cpu;
 
 	if (atomic_load(&cb->state) == TORTURE_CB_POSTED) {
 		cb_double_post(run, cb, false);
 		return;
 	}
 	cb->run = run;
-	cb->kind = kind;
+	/* Relaxed: the stamp stored below publishes them to the check. */
+	atomic_store_explicit(&cb->kind, kind, memory_order_relaxed);
 	cb->fn = fn;
 	cb->posted_ns = torture_now_ns();
-	cb->cpu = rcut_current_cpu();
-	if (cb->cpu >= 0) {
-		torture_cpu_callback_posted(&run->cpus, cb->cpu, 1);
-		cb->cpu_offlines = torture_cpu_offlines(&run->cpus, cb->cpu);
+	cpu = rcut_current_cpu();
+	atomic_store_explicit(&cb->cpu, cpu, memory_order_relaxed);
+	if (cpu >= 0) {
+		torture_cpu_callback_posted(&run->cpus, cpu, 1);
+		atomic_store_explicit(&cb->cpu_offlines,
+				      torture_cpu_offlines(&run->cpus, cpu),
+				      memory_order_relaxed);
 	}
 	take_witnesses(run, cb);
 	gen = ((atomic_load(&cb->stamp) >> TORTURE_CB_STAMP_SHIFT) + 1) &

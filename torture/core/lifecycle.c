@@ -225,7 +225,8 @@ int lifecycle_spawn(struct torture_run *run, const char *kind, int id,
 			kind, id, strerror(full ? ENOMEM : errno));
 		return -1;
 	}
-	th->n++;
+	/* Atomic: the drain spawns while the preempter may read it. */
+	__atomic_store_n(&th->n, th->n + 1, __ATOMIC_RELEASE);
 	return 0;
 }
 

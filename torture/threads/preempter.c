@@ -69,8 +69,11 @@ static struct torture_thread *pick(struct torture_thread *self, int n)
 void torture_preempter(struct torture_thread *t)
 {
 	struct torture_run *run = t->run;
-	/* Every thread of the round exists once the gate opened. */
-	int n = run->threads.n;
+	/*
+	 * Every thread of the round exists once the gate opened; the drain
+	 * adds its own later (lifecycle_spawn), which are not picked.
+	 */
+	int n = __atomic_load_n(&run->threads.n, __ATOMIC_ACQUIRE);
 
 	while (!torture_must_stop(run)) {
 		struct torture_thread *victim;
