@@ -24,11 +24,6 @@
 
 #ifndef RCUT_TSAN
 
-bool torture_data_race_mode(void)
-{
-	return false;
-}
-
 int torture_data_race_exit(int status)
 {
 	return status;
@@ -61,12 +56,7 @@ const char *__tsan_default_suppressions(void);
 
 #define STACK_DEPTH 16
 
-static atomic_int flavor_races, harness_reports;
-
-bool torture_data_race_mode(void)
-{
-	return true;
-}
+static atomic_int harness_reports;
 
 /*
  * A stall ends the run without joining the stuck threads, on purpose
@@ -194,7 +184,6 @@ __attribute__((no_sanitize_thread)) void __tsan_on_report(void *report)
 		atomic_fetch_add(&harness_reports, 1);
 		return;
 	}
-	atomic_fetch_add(&flavor_races, 1);
 	if (!atomic_compare_exchange_strong(&first_race_state, &none,
 					    RACE_TAKEN))
 		return;

@@ -7,11 +7,6 @@
 #ifndef TORTURE_CORE_DATA_RACE_H
 #define TORTURE_CORE_DATA_RACE_H
 
-#include <stdbool.h>
-
-/* Whether this binary was built with ThreadSanitizer (make tsan). */
-bool torture_data_race_mode(void);
-
 /*
  * The process's exit status: status itself, unless ThreadSanitizer would
  * replace it by its own (it does when it reported anything).  When every
