@@ -390,14 +390,18 @@ run: deps
 
 # The whole suite: unit tests, integration tests against the normal build,
 # the integration tests again against an ASan+UBSan build, and the
-# data-race mode's tests against the ThreadSanitizer build.
+# data-race mode's tests against the ThreadSanitizer build.  With two CPUs
+# or more the builds use them all and the normal build's integration tests
+# run beside the sanitizer builds' (ci/run-tests --jobs 2).
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+CHECK_LANES := $(if $(filter 1,$(NPROC)),1,2)
 check: deps
-	@$(MAKE) --no-print-directory all unit plugins
-	@$(MAKE) --no-print-directory BUILD=build-san EXTRA_CFLAGS='$(SAN_FLAGS)' LDFLAGS='$(SAN_FLAGS)' all
-	@$(MAKE) --no-print-directory tsan
-	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+	@$(MAKE) --no-print-directory -j$(NPROC) all unit plugins
+	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=build-san EXTRA_CFLAGS='$(SAN_FLAGS)' LDFLAGS='$(SAN_FLAGS)' all
+	@$(MAKE) --no-print-directory -j$(NPROC) tsan
+	@$(MAKE) --no-print-directory -j$(NPROC) $(FUZZ_BIN)
 	PLUGINS=$(PLUGIN_DIR) MUTANTS=$(MUTANT_DIR) ci/run-tests --bin ./$(BIN) --san-bin build-san/$(BIN) \
-		--tsan-bin $(TSAN_BUILD)/$(BIN) --unit-dir $(BUILD)/unit --fuzz-bin $(FUZZ_BIN)
+		--tsan-bin $(TSAN_BUILD)/$(BIN) --unit-dir $(BUILD)/unit --fuzz-bin $(FUZZ_BIN) --jobs $(CHECK_LANES)
 
 # The binary, its man page, the plugin ABI header with a pkg-config file
 # for plugin builds, the scenario files with the campaign runner

@@ -3,9 +3,10 @@
 # PREFIX is where the files will live, built into the binary (a new PREFIX
 # rebuilds it) and the .pc file; DESTDIR only stages them.
 
-# make in the source tree; its output to $TEST_TMP/make.log.
+# make in the source tree (holding its lock); its output to
+# $TEST_TMP/make.log.
 make_here() { # make arguments...
-	make --no-print-directory "$@" >"$TEST_TMP/make.log" 2>&1 ||
+	tree_locked make --no-print-directory "$@" >"$TEST_TMP/make.log" 2>&1 ||
 		die "make $*: $(tail -n 5 "$TEST_TMP/make.log")"
 }
 

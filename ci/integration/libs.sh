@@ -160,7 +160,7 @@ t_libs_missing_library_leaves_the_flavor_out() {
 	[[ $BIN == */build-san/* ]] && return 0
 	# The normal build's objects, so that only what the libraries change
 	# (the registry, the bundled plugin list, the link) is rebuilt.
-	mkdir -p "$b" && cp -a build/. "$b/" || die "cannot copy build/"
+	mkdir -p "$b" && tree_locked cp -a build/. "$b/" || die "cannot copy build/"
 	rm -rf "$b/lib"
 	make --no-print-directory -j2 BUILD="$b" NO_CK=1 NO_DPDK=1 NO_CDS=1 all \
 		>"$TEST_TMP/make.log" 2>&1 || die "make without the libraries: $(tail -n 5 "$TEST_TMP/make.log")"
@@ -185,7 +185,7 @@ t_libs_missing_library_leaves_the_flavor_out() {
 t_libs_install_puts_the_libcds_plugins_in_prefix_lib() {
 	local dest=$TEST_TMP/stage f
 	[[ $BIN == */build-san/* ]] && return 0 # a build test, as above
-	make --no-print-directory install DESTDIR="$dest" PREFIX=/usr \
+	tree_locked make --no-print-directory install DESTDIR="$dest" PREFIX=/usr \
 		>"$TEST_TMP/make.log" 2>&1 || die "make install: $(tail -n 5 "$TEST_TMP/make.log")"
 	for f in instant buffered signal; do
 		[[ -f $dest/usr/lib/rcutorture/librcutorture-cds-$f.so ]] ||
@@ -194,7 +194,7 @@ t_libs_install_puts_the_libcds_plugins_in_prefix_lib() {
 	BIN=$dest/usr/bin/rcutorture run --list-flavors
 	expect_status 0
 	expect_out '^Bundled plugins \(/usr/lib/rcutorture\):$'
-	make --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr >>"$TEST_TMP/make.log" 2>&1 ||
+	tree_locked make --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr >>"$TEST_TMP/make.log" 2>&1 ||
 		die "make uninstall failed"
 	[[ ! -e $dest/usr/lib/rcutorture ]] || die "make uninstall left usr/lib/rcutorture"
 }

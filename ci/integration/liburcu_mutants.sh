@@ -12,18 +12,23 @@ LM_NEEDED="memb-base qsbr-base memb-skip-reader memb-barrier-short memb-master-n
 # Build them once into the shared cache; LM: the folder, or return 1
 # after printing SKIP when the source cannot be had.
 liburcu_mutants() {
-	local cache status
+	local cache status lock
 	cache=$(dirname "$(dirname "$TEST_TMP")")/liburcu-mutants
+	# The other lane (ci/run-tests --jobs 2) may be filling it.
+	exec {lock}>"${TREE_LOCK:-$TEST_TMP/tree.lock}"
+	flock "$lock"
 	if [[ ! -e $cache/.built ]]; then
 		ci/liburcu-mutants/build --only "$LM_NEEDED" "$cache" >"$TEST_TMP/build.out" 2>&1
 		status=$?
 		if ((status == 77)); then
 			grep -m 1 SKIP "$TEST_TMP/build.out"
+			exec {lock}>&-
 			return 1
 		fi
 		((status == 0)) || die "ci/liburcu-mutants/build: exit $status: $(tail -n 5 "$TEST_TMP/build.out")"
 		touch "$cache/.built"
 	fi
+	exec {lock}>&-
 	LM=$cache
 }
 
