@@ -105,6 +105,22 @@ t_mutants_bench_table() {
 	expect_err "^mutants: bad --seeds '0'"
 }
 
+# --give-up K: an entry missed in each of its first K seeds runs no more;
+# its row and JSON count only the seeds run.  A base runs every seed.
+# (online-relaxed is an Arm bug: the default options on x86 miss it.)
+t_mutants_bench_give_up_skips_the_rest() {
+	need_mutants
+	ci/bench/mutants --bin "$BIN" --dir "$MUTANTS" --out "$TEST_TMP/b" --only "flip online-relaxed" \
+		--no-hunt --no-sb --no-bare --seeds 3 --limit 1 --give-up 1 >"$OUT" 2>"$ERR"
+	STATUS=$?
+	expect_status 0
+	expect_out '^flip +base +0/3 failed '
+	expect_out '^online-relaxed +[a-z-]+ +0/1, 2 not run +- +>1 +>1  -$'
+	expect_err '^mutants: online-relaxed default missed in seeds 1\.\.1: seeds 2\.\.3 not run \(--give-up\)$'
+	[[ $(jqr "$TEST_TMP/b/mutants.json" '[.results[] | "\(.mutant) \(.runs) \(.per_seed | length)"] | join(",")') == "flip 3 3,online-relaxed 1 1" ]] ||
+		die "mutants.json: runs of a given-up entry: $(jqr "$TEST_TMP/b/mutants.json" '[.results[] | .runs] | join(",")')"
+}
+
 # A 16-bit counter compared with >= (gp-wrap): caught once --gpwrap-lag
 # starts it short of the wrap, by the grace-period witness check or the
 # readers or the writer's cookie check; the correct base, which honours
