@@ -238,7 +238,7 @@ URCU_SB_PLUGINS := $(URCU_SB_NAMES:%=$(BUILD)/lib/librcutorture-%-sb.so)
 
 all: $(URCU_SB_PLUGINS)
 
-$(BUILD)/lib/urcu-sb/%.o: flavors/urcu/%.c flavors/urcu/urcu_adapter.h flavors/urcu/storebuf_liburcu.h flavors/registry.h include/rcutorture/flavor.h
+$(BUILD)/lib/urcu-sb/%.o: flavors/urcu/%.c flavors/urcu/urcu_adapter.h flavors/lib_entry.h flavors/urcu/storebuf_liburcu.h flavors/registry.h include/rcutorture/flavor.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	@$(CC) $(PLUGIN_CFLAGS) $(STOREBUF_CFLAGS) -DRCUT_SB_PLUGIN -include flavors/urcu/storebuf_liburcu.h -c $< -o $@
@@ -246,6 +246,33 @@ $(BUILD)/lib/urcu-sb/%.o: flavors/urcu/%.c flavors/urcu/urcu_adapter.h flavors/u
 $(URCU_SB_PLUGINS): $(BUILD)/lib/librcutorture-%-sb.so: $(BUILD)/lib/urcu-sb/%.o $(STOREBUF_LIB)
 	@echo "  PLUGIN  $@"
 	@$(CC) -shared -pthread -o $@ $< $(STOREBUF_LIB) $(STOREBUF_LDFLAGS) -lurcu-$* -lurcu-common -ldl
+
+# DPDK's QSBR and Concurrency Kit's epoch adapters built the same way
+# (dpdk-qsbr-sb, ck-epoch-sb): the libraries' inlined read sides and
+# checks under the emulation and the automatic race points.
+# flavors/ext/storebuf_dpdk.h makes DPDK's asm full fence visible; ck
+# uses its compiler-builtin port (CK_USE_CC_BUILTINS): fences and atomics
+# the instrumentation sees, loads and stores volatile (plain to it, so
+# race points but no buffering).
+EXT_SB_PLUGINS := $(if $(HAVE_DPDK),$(BUILD)/lib/librcutorture-dpdk-qsbr-sb.so) \
+	$(if $(HAVE_CK),$(BUILD)/lib/librcutorture-ck-epoch-sb.so)
+
+all: $(EXT_SB_PLUGINS)
+
+$(BUILD)/lib/ext-sb/dpdk_qsbr.o: FILE_SB_CFLAGS := $(DPDK_CFLAGS) -include flavors/ext/storebuf_dpdk.h
+$(BUILD)/lib/ext-sb/ck_epoch.o: FILE_SB_CFLAGS := -DCK_USE_CC_BUILTINS=1
+$(BUILD)/lib/ext-sb/%.o: flavors/ext/%.c flavors/ext/handoff.h flavors/lib_entry.h flavors/ext/storebuf_dpdk.h flavors/registry.h include/rcutorture/flavor.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	@$(CC) $(PLUGIN_CFLAGS) $(STOREBUF_CFLAGS) $(FILE_SB_CFLAGS) -DRCUT_SB_PLUGIN -c $< -o $@
+
+$(BUILD)/lib/librcutorture-dpdk-qsbr-sb.so: $(BUILD)/lib/ext-sb/dpdk_qsbr.o $(STOREBUF_LIB)
+	@echo "  PLUGIN  $@"
+	@$(CC) -shared -pthread -o $@ $< $(STOREBUF_LIB) $(STOREBUF_LDFLAGS) $(DPDK_LIBS) -ldl
+
+$(BUILD)/lib/librcutorture-ck-epoch-sb.so: $(BUILD)/lib/ext-sb/ck_epoch.o $(STOREBUF_LIB)
+	@echo "  PLUGIN  $@"
+	@$(CC) -shared -pthread -o $@ $< $(STOREBUF_LIB) $(STOREBUF_LDFLAGS) -lck -ldl
 
 # The catalogue without race points (RCUT_NO_RACE_POINTS): what a flavor
 # nobody annotated gets, plain (-bare) and instrumented (-bare-sb, where
@@ -437,7 +464,7 @@ install: all $(STOREBUF_LIB)
 	install -m 644 $(SCENARIOS) $(SHARE)/scenarios/
 	install -m 644 ci/plugins/example_rcu.c $(SHARE)/examples/example_rcu.c
 	install -d $(DESTDIR)$(PREFIX)/lib/rcutorture
-	install -m 644 $(CDS_PLUGINS) $(URCU_SB_PLUGINS) $(DESTDIR)$(PREFIX)/lib/rcutorture/
+	install -m 644 $(CDS_PLUGINS) $(URCU_SB_PLUGINS) $(EXT_SB_PLUGINS) $(DESTDIR)$(PREFIX)/lib/rcutorture/
 	install -d $(DOC_DIR)
 	install -m 644 README.md $(DOC_DIR)/README.md
 
@@ -450,6 +477,7 @@ uninstall:
 	rm -f $(addprefix $(SHARE)/scenarios/,$(notdir $(SCENARIOS))) $(SHARE)/examples/example_rcu.c $(DOC_DIR)/README.md
 	rm -f $(CDS_NAMES:%=$(DESTDIR)$(PREFIX)/lib/rcutorture/librcutorture-cds-%.so)
 	rm -f $(URCU_SB_NAMES:%=$(DESTDIR)$(PREFIX)/lib/rcutorture/librcutorture-%-sb.so)
+	rm -f $(DESTDIR)$(PREFIX)/lib/rcutorture/librcutorture-dpdk-qsbr-sb.so $(DESTDIR)$(PREFIX)/lib/rcutorture/librcutorture-ck-epoch-sb.so
 	-rmdir $(DESTDIR)$(PREFIX)/lib/rcutorture
 	-rmdir $(DESTDIR)$(PREFIX)/include/rcutorture $(SHARE)/scenarios $(SHARE)/examples $(SHARE)/campaign $(SHARE) $(DOC_DIR)
 

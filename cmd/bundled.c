@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * The flavors this build bundles as plugins (libcds's, C++; liburcu's
- * instrumented with the store-buffer SDK, memb-sb ...): where they are
- * and which names to look for.  Built twice, like scenario.c: the
- * binary in the source tree looks in the build's lib/ folder, the one
- * make install copies in PREFIX/lib/rcutorture (see the Makefile).
+ * DPDK's and ck's instrumented with the store-buffer SDK, memb-sb ...,
+ * dpdk-qsbr-sb, ck-epoch-sb): where they are and which names to look for.  Built
+ * twice, like scenario.c: the binary in the source tree looks in the
+ * build's lib/ folder, the one make install copies in PREFIX/lib/rcutorture
+ * (see the Makefile).
  */
 #include "bundled.h"
 
@@ -28,11 +29,33 @@
 #define CDS_WHY "built without libcds"
 #endif
 
+#ifdef RCUT_CK_ABSENT
+#define CK_WHY RCUT_CK_ABSENT
+#elif defined(RCUT_HAVE_CK)
+#define CK_WHY NULL
+#else
+#define CK_WHY "built without Concurrency Kit"
+#endif
+
+#ifdef RCUT_DPDK_ABSENT
+#define DPDK_WHY RCUT_DPDK_ABSENT
+#elif defined(RCUT_HAVE_DPDK)
+#define DPDK_WHY NULL
+#else
+#define DPDK_WHY "built without DPDK"
+#endif
+
 static const struct rcut_bundled bundled[] = {
-	{ "cds-instant", CDS_WHY }, { "cds-buffered", CDS_WHY },
-	{ "cds-signal", CDS_WHY },  { "memb-sb", NULL },
-	{ "mb-sb", NULL },	    { "qsbr-sb", NULL },
-	{ "bp-sb", NULL },	    { NULL, NULL },
+	{ "cds-instant", CDS_WHY },
+	{ "cds-buffered", CDS_WHY },
+	{ "cds-signal", CDS_WHY },
+	{ "memb-sb", NULL },
+	{ "mb-sb", NULL },
+	{ "qsbr-sb", NULL },
+	{ "bp-sb", NULL },
+	{ "dpdk-qsbr-sb", DPDK_WHY },
+	{ "ck-epoch-sb", CK_WHY },
+	{ NULL, NULL },
 };
 
 const char *rcut_bundled_dir(void)

@@ -28,6 +28,7 @@
  * ck has no expedited or polled grace periods and no GP sequence: the
  * adapter keeps one (gpseq_advance()).
  */
+#include "../lib_entry.h"
 #include "../registry.h"
 #include "handoff.h"
 
@@ -102,6 +103,7 @@ static ck_epoch_record_t *ce_new_record(void)
 	if (!r)
 		abort();
 	memset(r, 0, sizeof(*r));
+	rcut_sb_lib_entry(); /* into libck */
 	ck_epoch_register(&ce_epoch, &r->rec, NULL);
 	pthread_mutex_lock(&ce_all_lock);
 	r->next = ce_all;
@@ -118,6 +120,7 @@ static ck_epoch_record_t *ce_self(void)
 
 	if (__builtin_expect(ce_rec && ce_rec_gen == gen, 1))
 		return ce_rec;
+	rcut_sb_lib_entry(); /* into libck */
 	ce_rec = ck_epoch_recycle(&ce_epoch, NULL);
 	if (!ce_rec)
 		ce_rec = ce_new_record();
@@ -134,6 +137,7 @@ static void ce_register_thread(void)
 /* Give the record back for ck_epoch_recycle() (never freed before cleanup). */
 static void ce_unregister_thread(void)
 {
+	rcut_sb_lib_entry(); /* into libck */
 	if (ce_rec && ce_rec_gen == atomic_load(&ce_gen))
 		ck_epoch_unregister(ce_rec);
 	ce_rec = NULL;
@@ -180,6 +184,7 @@ static void ce_wait_cb(ck_epoch_t *epoch, ck_epoch_record_t *rec, void *ct)
 /* One grace period on rec's behalf, waiting as ck-epoch.wait says. */
 static void ce_gp(ck_epoch_record_t *rec)
 {
+	rcut_sb_lib_entry(); /* into libck */
 	if (ce_wait == CE_WAIT_SPIN)
 		ck_epoch_synchronize(rec);
 	else
@@ -219,9 +224,11 @@ static void ce_dispatch(void)
 {
 	atomic_fetch_add_explicit(&ce_polls, 1, memory_order_relaxed);
 	if (ce_reclaim == CE_RECLAIM_POLL) {
+		rcut_sb_lib_entry(); /* into libck */
 		ck_epoch_poll(&ce_wrec->rec);
 	} else {
 		ce_gp(&ce_wrec->rec);
+		rcut_sb_lib_entry(); /* into libck */
 		ck_epoch_reclaim(&ce_wrec->rec);
 	}
 }
@@ -247,6 +254,7 @@ static void *ce_worker_fn(void *arg)
 				      ce_invoke);
 		before = atomic_load(&ce_dispatched);
 		if (breq != bdone) {
+			rcut_sb_lib_entry(); /* into libck */
 			if (ce_wait == CE_WAIT_SPIN)
 				ck_epoch_barrier(w);
 			else
@@ -337,11 +345,22 @@ static void ce_ref_loop(unsigned long n)
 	}
 }
 
+/*
+ * The built-in table, or in the instrumented build (RCUT_SB_PLUGIN, the
+ * Makefile's ck-epoch-sb plugin) the plugin's.
+ */
+#define CE_DESCRIPTION \
+	"Concurrency Kit ck_epoch: per-thread epoch records, sections, callbacks via a ck_epoch_poll worker"
+#ifdef RCUT_SB_PLUGIN
+const struct rcut_flavor rcutorture_flavor = {
+	.name = "ck-epoch-sb",
+	.description = CE_DESCRIPTION "; instrumented (store-buffer SDK)",
+#else
 const struct rcut_flavor rcut_flavor_ck_epoch = {
-	.abi_version = RCUT_FLAVOR_ABI_VERSION,
 	.name = "ck-epoch",
-	.description =
-		"Concurrency Kit ck_epoch: per-thread epoch records, sections, callbacks via a ck_epoch_poll worker",
+	.description = CE_DESCRIPTION,
+#endif
+	.abi_version = RCUT_FLAVOR_ABI_VERSION,
 	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING,
 	.params = ce_params,
 	.init = ce_init,

@@ -32,6 +32,7 @@
  * DPDK has no expedited or polled grace periods and no GP sequence: the
  * adapter keeps one (gpseq_advance()).
  */
+#include "../lib_entry.h"
 #include "../registry.h"
 #include "handoff.h"
 
@@ -109,6 +110,7 @@ static int dq_self(void)
 		abort();
 	}
 	dq_id_gen = atomic_load(&dq_gen);
+	rcut_sb_lib_entry(); /* into librte_rcu */
 	rte_rcu_qsbr_thread_register(dq_v, (unsigned int)dq_id);
 	rte_rcu_qsbr_thread_online(dq_v, (unsigned int)dq_id);
 	dq_online = true;
@@ -125,6 +127,7 @@ static void dq_unregister_thread(void)
 	if (dq_id < 0 || dq_id_gen != atomic_load(&dq_gen))
 		return;
 	rte_rcu_qsbr_thread_offline(dq_v, (unsigned int)dq_id);
+	rcut_sb_lib_entry(); /* into librte_rcu */
 	rte_rcu_qsbr_thread_unregister(dq_v, (unsigned int)dq_id);
 	pthread_mutex_lock(&dq_ids_lock);
 	dq_id_used[dq_id] = 0;
@@ -217,6 +220,7 @@ static void dq_synchronize(void)
 
 	rcut_race_point(RCUT_RACE_GP_START);
 	if (dq_sync == DQ_SYNC_SYNCHRONIZE) {
+		rcut_sb_lib_entry(); /* into librte_rcu */
 		rte_rcu_qsbr_synchronize(dq_v, RTE_QSBR_THRID_INVALID);
 	} else {
 		uint64_t t = rte_rcu_qsbr_start(dq_v);
@@ -360,11 +364,22 @@ static void dq_ref_loop(unsigned long n)
 	}
 }
 
+/*
+ * The built-in table, or in the instrumented build (RCUT_SB_PLUGIN, the
+ * Makefile's dpdk-qsbr-sb plugin) the plugin's.
+ */
+#define DQ_DESCRIPTION \
+	"DPDK rte_rcu_qsbr without the EAL: QSBR readers, synchronize, callbacks via a start/check worker"
+#ifdef RCUT_SB_PLUGIN
+const struct rcut_flavor rcutorture_flavor = {
+	.name = "dpdk-qsbr-sb",
+	.description = DQ_DESCRIPTION "; instrumented (store-buffer SDK)",
+#else
 const struct rcut_flavor rcut_flavor_dpdk_qsbr = {
-	.abi_version = RCUT_FLAVOR_ABI_VERSION,
 	.name = "dpdk-qsbr",
-	.description =
-		"DPDK rte_rcu_qsbr without the EAL: QSBR readers, synchronize, callbacks via a start/check worker",
+	.description = DQ_DESCRIPTION,
+#endif
+	.abi_version = RCUT_FLAVOR_ABI_VERSION,
 	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING | RCUT_CAP_QSBR,
 	.params = dq_params,
 	.init = dq_init,

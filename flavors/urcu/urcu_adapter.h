@@ -35,6 +35,8 @@
 
 #include <urcu/call-rcu.h>
 
+#include "../lib_entry.h"
+
 #include <pthread.h>
 #include <rcutorture/flavor.h>
 #include <stdatomic.h>
@@ -46,23 +48,13 @@
 #define UA(name) UA_CAT3(urcu_, URCU_FLAVOR, _##name)
 
 /*
- * A call into liburcu's shared library (not its inlined read side).  In
- * the instrumented build the library's code is not instrumented, so its
- * loads cannot see the calling thread's stores still in the emulated
- * store buffer, as a CPU's own loads always do: liburcu's call_rcu()
- * takes a read lock of its own, and inside our per-CPU read lock it read
- * the reader count our lock had not yet written and left it at -1 (every
- * grace period then waited for that thread).  The caller's buffer drains
- * first.
+ * A call into liburcu's shared library (not its inlined read side), the
+ * caller's emulated store buffer drained first (lib_entry.h): without it,
+ * liburcu's call_rcu(), which takes a read lock of its own, read inside
+ * our per-CPU read lock the reader count our lock had not yet written and
+ * left it at -1 (every grace period then waited for that thread).
  */
-static inline void ua_lib_entry(void)
-{
-#ifdef RCUT_SB_PLUGIN
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-#endif
-}
-
-#define UA_LIB(name) (ua_lib_entry(), UA(name))
+#define UA_LIB(name) (rcut_sb_lib_entry(), UA(name))
 
 _Static_assert(sizeof(struct rcu_head) <= 2 * sizeof(void *),
 	       "liburcu's rcu_head must fit in rcut_head.flavor_priv[0..1]");
