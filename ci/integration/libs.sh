@@ -75,7 +75,7 @@ t_libs_instrumented_ext_flavors_succeed() {
 	run --list-flavors
 	expect_status 0
 	expect_out "^dpdk-qsbr-sb +DPDK rte_rcu_qsbr .*; instrumented \(store-buffer SDK\)$"
-	expect_out "^ck-epoch-sb +Concurrency Kit ck_epoch.*; instrumented \(store-buffer SDK\)$"
+	expect_out "^ck-epoch-sb +Concurrency Kit ck_epoch: .*; instrumented \(store-buffer SDK\)$"
 	f=dpdk-qsbr-sb
 	run --flavor $f $f.check=scan --hunt --duration 3 --stat-interval 0 --json "$TEST_TMP/$f.json"
 	lib_clean_success $f

@@ -349,16 +349,16 @@ static void ce_ref_loop(unsigned long n)
  * The built-in table, or in the instrumented build (RCUT_SB_PLUGIN, the
  * Makefile's ck-epoch-sb plugin) the plugin's.
  */
-#define CE_DESCRIPTION \
-	"Concurrency Kit ck_epoch: per-thread epoch records, sections, callbacks via a ck_epoch_poll worker"
 #ifdef RCUT_SB_PLUGIN
 const struct rcut_flavor rcutorture_flavor = {
 	.name = "ck-epoch-sb",
-	.description = CE_DESCRIPTION "; instrumented (store-buffer SDK)",
+	.description =
+		"Concurrency Kit ck_epoch: epoch records, sections, a ck_epoch_poll worker; instrumented (store-buffer SDK)",
 #else
 const struct rcut_flavor rcut_flavor_ck_epoch = {
 	.name = "ck-epoch",
-	.description = CE_DESCRIPTION,
+	.description =
+		"Concurrency Kit ck_epoch: per-thread epoch records, sections, callbacks via a ck_epoch_poll worker",
 #endif
 	.abi_version = RCUT_FLAVOR_ABI_VERSION,
 	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING,

@@ -368,16 +368,16 @@ static void dq_ref_loop(unsigned long n)
  * The built-in table, or in the instrumented build (RCUT_SB_PLUGIN, the
  * Makefile's dpdk-qsbr-sb plugin) the plugin's.
  */
-#define DQ_DESCRIPTION \
-	"DPDK rte_rcu_qsbr without the EAL: QSBR readers, synchronize, callbacks via a start/check worker"
 #ifdef RCUT_SB_PLUGIN
 const struct rcut_flavor rcutorture_flavor = {
 	.name = "dpdk-qsbr-sb",
-	.description = DQ_DESCRIPTION "; instrumented (store-buffer SDK)",
+	.description =
+		"DPDK rte_rcu_qsbr without the EAL: QSBR readers, a start/check callback worker; instrumented (store-buffer SDK)",
 #else
 const struct rcut_flavor rcut_flavor_dpdk_qsbr = {
 	.name = "dpdk-qsbr",
-	.description = DQ_DESCRIPTION,
+	.description =
+		"DPDK rte_rcu_qsbr without the EAL: QSBR readers, synchronize, callbacks via a start/check worker",
 #endif
 	.abi_version = RCUT_FLAVOR_ABI_VERSION,
 	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING | RCUT_CAP_QSBR,
