@@ -46,16 +46,11 @@
 #endif
 
 static const struct rcut_bundled bundled[] = {
-	{ "cds-instant", CDS_WHY },
-	{ "cds-buffered", CDS_WHY },
-	{ "cds-signal", CDS_WHY },
-	{ "memb-sb", NULL },
-	{ "mb-sb", NULL },
-	{ "qsbr-sb", NULL },
-	{ "bp-sb", NULL },
-	{ "dpdk-qsbr-sb", DPDK_WHY },
-	{ "ck-epoch-sb", CK_WHY },
-	{ NULL, NULL },
+	{ "cds-instant", CDS_WHY }, { "cds-buffered", CDS_WHY },
+	{ "cds-signal", CDS_WHY },  { "memb-sb", NULL },
+	{ "mb-sb", NULL },	    { "qsbr-sb", NULL },
+	{ "bp-sb", NULL },	    { "dpdk-qsbr-sb", DPDK_WHY },
+	{ "ck-epoch-sb", CK_WHY },  { NULL, NULL },
 };
 
 const char *rcut_bundled_dir(void)

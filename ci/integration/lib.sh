@@ -8,11 +8,14 @@ OUT=$TEST_TMP/out ERR=$TEST_TMP/err STATUS=0
 # TEST_LIMIT[t_NAME]): for tests made of bounded detection runs.
 declare -A TEST_LIMIT=()
 
-# Run a command holding the source tree's lock: ci/run-tests --jobs 2 runs
-# two tests at once, and make in the tree (or filling a cache the labels
-# share) must not meet another.
+# The source tree's lock: ci/run-tests --jobs 2 runs two tests at once,
+# and make in the tree (or filling a cache the labels share) must not
+# meet another.  run-tests sets TREE_LOCK; a test run alone has its own.
+: "${TREE_LOCK:=$TEST_TMP/tree.lock}"
+
+# Run a command holding it.
 tree_locked() { # command...
-	flock "${TREE_LOCK:-$TEST_TMP/tree.lock}" "$@"
+	flock "$TREE_LOCK" "$@"
 }
 
 # Fail the test with a message.

@@ -15,7 +15,7 @@ liburcu_mutants() {
 	local cache status lock
 	cache=$(dirname "$(dirname "$TEST_TMP")")/liburcu-mutants
 	# The other lane (ci/run-tests --jobs 2) may be filling it.
-	exec {lock}>"${TREE_LOCK:-$TEST_TMP/tree.lock}"
+	exec {lock}>"$TREE_LOCK"
 	flock "$lock"
 	if [[ ! -e $cache/.built ]]; then
 		ci/liburcu-mutants/build --only "$LM_NEEDED" "$cache" >"$TEST_TMP/build.out" 2>&1
