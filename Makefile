@@ -72,7 +72,7 @@ else
 OUT := $(BUILD)/$(BIN)
 endif
 
-.PHONY: all unit plugins mutants run check deps install uninstall format clean bench fuzz tsan tsan-parts FORCE
+.PHONY: all unit plugins mutants run check deps install uninstall format clean bench soak fuzz tsan tsan-parts FORCE
 
 all: $(OUT) $(INSTALL_BIN) $(CDS_PLUGINS)
 
@@ -104,8 +104,9 @@ $(BUILD)/flavors/ext/dpdk_qsbr.o: FILE_CFLAGS := $(DPDK_CFLAGS)
 # libcds's URCU flavors: C++ adapters against the plugin ABI, one plugin
 # each (flavors/cds/), found by the binary in $(BUILD)/lib (installed in
 # PREFIX/lib/rcutorture).
-CDS_CXXFLAGS := -std=c++20 -Wall -Wextra -Wno-missing-field-initializers -Wshadow -Iinclude -pthread -fPIC -shared -O2 -g $(EXTRA_CFLAGS)
-$(BUILD)/lib/librcutorture-cds-%.so: flavors/cds/%.cc flavors/cds/cds_adapter.h include/rcutorture/flavor.h
+CDS_BASE_CXXFLAGS := -std=c++20 -Wall -Wextra -Wno-missing-field-initializers -Wshadow -Iinclude -pthread -fPIC -shared -O2 -g
+CDS_CXXFLAGS := $(CDS_BASE_CXXFLAGS) $(EXTRA_CFLAGS)
+$(BUILD)/lib/librcutorture-cds-%.so: flavors/cds/%.cc flavors/cds/cds_adapter.h flavors/lib_entry.h include/rcutorture/flavor.h
 	@mkdir -p $(dir $@)
 	@echo "  CXX     $@"
 	@$(CXX) $(CDS_CXXFLAGS) $(LDFLAGS) -o $@ $< -lcds
@@ -274,6 +275,26 @@ $(BUILD)/lib/librcutorture-ck-epoch-sb.so: $(BUILD)/lib/ext-sb/ck_epoch.o $(STOR
 	@echo "  PLUGIN  $@"
 	@$(CC) -shared -pthread -o $@ $< $(STOREBUF_LIB) $(STOREBUF_LDFLAGS) -lck -ldl
 
+# libcds's URCU flavors built the same way (cds-instant-sb, cds-buffered-sb,
+# cds-signal-sb): libcds's URCU is templates over std::atomic, so its read
+# side and grace periods compile into the plugin, instrumented.  Compiled
+# and linked apart: linking with -fsanitize=thread would pull in TSan's
+# runtime, whose entry points the SDK defines itself.  -U__SANITIZE_THREAD__:
+# libcds reads it as "under TSan" and then leaves out its signal URCU and
+# calls TSan's annotation functions, which only the real runtime has.
+CDS_SB_PLUGINS := $(if $(HAVE_CDS),$(CDS_NAMES:%=$(BUILD)/lib/librcutorture-cds-%-sb.so))
+
+all: $(CDS_SB_PLUGINS)
+
+$(BUILD)/lib/cds-sb/%.o: flavors/cds/%.cc flavors/cds/cds_adapter.h flavors/lib_entry.h include/rcutorture/flavor.h
+	@mkdir -p $(dir $@)
+	@echo "  CXX     $@"
+	@$(CXX) $(CDS_BASE_CXXFLAGS) $(STOREBUF_CFLAGS) -U__SANITIZE_THREAD__ -DRCUT_SB_PLUGIN -c $< -o $@
+
+$(CDS_SB_PLUGINS): $(BUILD)/lib/librcutorture-cds-%-sb.so: $(BUILD)/lib/cds-sb/%.o $(STOREBUF_LIB)
+	@echo "  PLUGIN  $@"
+	@$(CXX) -shared -pthread -o $@ $< $(STOREBUF_LIB) $(STOREBUF_LDFLAGS) -lcds -ldl
+
 # The catalogue without race points (RCUT_NO_RACE_POINTS): what a flavor
 # nobody annotated gets, plain (-bare) and instrumented (-bare-sb, where
 # the SDK's automatic race points are the only ones).  The mutation
@@ -378,6 +399,14 @@ bench: all $(BENCH_LOOP) mutants
 	elif [ $$st != 77 ]; then exit $$st; fi
 	ci/bench/busted --bin ./$(OUT) --out $(BUILD)/bench $(BUSTED_BENCH)
 
+# The false-positive soak (ci/bench/soak): every correct flavor, plain and
+# instrumented, and the catalogue's bases, 10 minutes each under --hunt
+# with 8 simulated CPUs and CPU offlining: hours, so not part of bench.
+SOAK_BASES := $(foreach b,flip flip-memb qsbr nest,$(MUTANT_DIR)/librcutorture-mutant-$(b)-bare-sb.so)
+soak: all mutants
+	ci/bench/soak --bin ./$(OUT) --out $(BUILD)/bench $(SOAK)
+	ci/bench/soak --bin ./$(OUT) --out $(BUILD)/bench/bases --flavors "$(SOAK_BASES)" $(SOAK)
+
 # The data-race mode (issue 24 item 3; torture/core/data_race.c): the
 # binary, the example plugins and the plain mutant catalogue built with
 # the real ThreadSanitizer into $(TSAN_BUILD), where a race TSan reports
@@ -464,7 +493,7 @@ install: all $(STOREBUF_LIB)
 	install -m 644 $(SCENARIOS) $(SHARE)/scenarios/
 	install -m 644 ci/plugins/example_rcu.c $(SHARE)/examples/example_rcu.c
 	install -d $(DESTDIR)$(PREFIX)/lib/rcutorture
-	install -m 644 $(CDS_PLUGINS) $(URCU_SB_PLUGINS) $(EXT_SB_PLUGINS) $(DESTDIR)$(PREFIX)/lib/rcutorture/
+	install -m 644 $(CDS_PLUGINS) $(URCU_SB_PLUGINS) $(EXT_SB_PLUGINS) $(CDS_SB_PLUGINS) $(DESTDIR)$(PREFIX)/lib/rcutorture/
 	install -d $(DOC_DIR)
 	install -m 644 README.md $(DOC_DIR)/README.md
 
@@ -475,7 +504,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/rcutorture/flavor.h $(PC_DIR)/rcutorture.pc
 	rm -f $(DESTDIR)$(PREFIX)/include/rcutorture/storebuf.h $(PC_DIR)/rcutorture-storebuf.pc $(DESTDIR)$(PREFIX)/lib/librcutorture-storebuf.a
 	rm -f $(addprefix $(SHARE)/scenarios/,$(notdir $(SCENARIOS))) $(SHARE)/examples/example_rcu.c $(DOC_DIR)/README.md
-	rm -f $(CDS_NAMES:%=$(DESTDIR)$(PREFIX)/lib/rcutorture/librcutorture-cds-%.so)
+	rm -f $(CDS_NAMES:%=$(DESTDIR)$(PREFIX)/lib/rcutorture/librcutorture-cds-%.so) $(CDS_NAMES:%=$(DESTDIR)$(PREFIX)/lib/rcutorture/librcutorture-cds-%-sb.so)
 	rm -f $(URCU_SB_NAMES:%=$(DESTDIR)$(PREFIX)/lib/rcutorture/librcutorture-%-sb.so)
 	rm -f $(DESTDIR)$(PREFIX)/lib/rcutorture/librcutorture-dpdk-qsbr-sb.so $(DESTDIR)$(PREFIX)/lib/rcutorture/librcutorture-ck-epoch-sb.so
 	-rmdir $(DESTDIR)$(PREFIX)/lib/rcutorture

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The flavors this build bundles as plugins (libcds's, C++; liburcu's
- * DPDK's and ck's instrumented with the store-buffer SDK, memb-sb ...,
- * dpdk-qsbr-sb, ck-epoch-sb): where they are and which names to look for.  Built
+ * DPDK's, ck's and libcds's instrumented with the store-buffer SDK,
+ * memb-sb ..., dpdk-qsbr-sb, ck-epoch-sb, cds-instant-sb ...): where they are and which names to look for.  Built
  * twice, like scenario.c: the binary in the source tree looks in the
  * build's lib/ folder, the one make install copies in PREFIX/lib/rcutorture
  * (see the Makefile).
@@ -46,11 +46,19 @@
 #endif
 
 static const struct rcut_bundled bundled[] = {
-	{ "cds-instant", CDS_WHY }, { "cds-buffered", CDS_WHY },
-	{ "cds-signal", CDS_WHY },  { "memb-sb", NULL },
-	{ "mb-sb", NULL },	    { "qsbr-sb", NULL },
-	{ "bp-sb", NULL },	    { "dpdk-qsbr-sb", DPDK_WHY },
-	{ "ck-epoch-sb", CK_WHY },  { NULL, NULL },
+	{ "cds-instant", CDS_WHY },
+	{ "cds-buffered", CDS_WHY },
+	{ "cds-signal", CDS_WHY },
+	{ "memb-sb", NULL },
+	{ "mb-sb", NULL },
+	{ "qsbr-sb", NULL },
+	{ "bp-sb", NULL },
+	{ "dpdk-qsbr-sb", DPDK_WHY },
+	{ "ck-epoch-sb", CK_WHY },
+	{ "cds-instant-sb", CDS_WHY },
+	{ "cds-buffered-sb", CDS_WHY },
+	{ "cds-signal-sb", CDS_WHY },
+	{ NULL, NULL },
 };
 
 const char *rcut_bundled_dir(void)

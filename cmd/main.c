@@ -92,8 +92,17 @@ static int run(struct rcut_config *cfg)
 		fprintf(stderr, "rcutorture: %s\n", err);
 		return RCUT_EXIT_USAGE;
 	}
-	/* --hunt's store-buffer delay is only for an instrumented plugin. */
-	if (!rcut_plugin_storebuf()) {
+	/* The default barrier test only for a flavor with a barrier, */
+	if (!flavor->barrier)
+		cfg->n_barrier_cbs = 0;
+	/* ... the default counter lag only where it was applied. */
+	if (!rcut_gpwrap_lag_applies(cfg, flavor))
+		cfg->gpwrap_lag = 0;
+	/*
+	 * The store-buffer delay (default or --hunt's): instrumented only,
+	 * and not to be timed by a scale run.
+	 */
+	if (!rcut_plugin_storebuf() || cfg->test != RCUT_TEST_TORTURE) {
 		cfg->store_buffer_delay_ns = 0;
 		cfg->store_buffer_model = RCUT_STOREBUF_TSO;
 	}

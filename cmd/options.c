@@ -932,6 +932,17 @@ static int apply_gpwrap_lag(const struct rcut_config *cfg,
 	return 0;
 }
 
+bool rcut_gpwrap_lag_applies(const struct rcut_config *cfg,
+			     const struct rcut_flavor *f)
+{
+	if (rcut_opt_given(cfg, "gpwrap-lag"))
+		return true;
+	return cfg->test == RCUT_TEST_TORTURE &&
+	       rcut_flavor_param(f, "gpwrap_lag", NULL) &&
+	       !rcut_flavor_param_given(cfg->params, cfg->nparams,
+					"gpwrap_lag");
+}
+
 /* rcut_options_resolve's body; err may echo the user's text verbatim. */
 static int resolve(const struct rcut_config *cfg,
 		   const struct rcut_flavor **flavor, char *err, size_t errlen)
@@ -954,7 +965,8 @@ static int resolve(const struct rcut_config *cfg,
 			f->name);
 		return 2;
 	}
-	if (cfg->n_barrier_cbs > 0 && !f->barrier) {
+	if (cfg->n_barrier_cbs > 0 && !f->barrier &&
+	    rcut_opt_given(cfg, "n-barrier-cbs")) {
 		snprintf(err, errlen,
 			 "--n-barrier-cbs: flavor %s has no barrier to test",
 			 f->name);
@@ -967,7 +979,8 @@ static int resolve(const struct rcut_config *cfg,
 			f->name);
 		return 2;
 	}
-	if (cfg->gpwrap_lag && apply_gpwrap_lag(cfg, f, err, errlen))
+	if (cfg->gpwrap_lag && rcut_gpwrap_lag_applies(cfg, f) &&
+	    apply_gpwrap_lag(cfg, f, err, errlen))
 		return 2;
 	if (cfg->store_buffer_delay_ns && !rcut_plugin_storebuf() &&
 	    rcut_opt_given(cfg, "store-buffer-delay")) {
@@ -978,10 +991,18 @@ static int resolve(const struct rcut_config *cfg,
 		return 2;
 	}
 	if (rcut_opt_given(cfg, "store-buffer-model") &&
+	    !rcut_plugin_storebuf()) {
+		snprintf(
+			err, errlen,
+			"--store-buffer-model: flavor %s is not instrumented for the store-buffer emulation; expected a plugin built with pkg-config rcutorture-storebuf (see rcutorture(1))",
+			f->name);
+		return 2;
+	}
+	if (rcut_opt_given(cfg, "store-buffer-model") &&
 	    !cfg->store_buffer_delay_ns) {
 		snprintf(
 			err, errlen,
-			"--store-buffer-model: needs the store-buffer emulation on: give --store-buffer-delay or --hunt");
+			"--store-buffer-model: needs the store-buffer emulation on, which --store-buffer-delay 0 turns off");
 		return 2;
 	}
 	if (cfg->store_buffer_model == RCUT_STOREBUF_ARM &&

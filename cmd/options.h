@@ -34,6 +34,14 @@ int rcut_options_resolve(const struct rcut_config *cfg,
 			 size_t errlen);
 
 /*
+ * Whether --gpwrap-lag sets f's counters: given, or by default for a
+ * torture run of a flavor with the gpwrap_lag parameter that
+ * NAME.gpwrap_lag leaves alone (a scale run times counters from 0).
+ */
+bool rcut_gpwrap_lag_applies(const struct rcut_config *cfg,
+			     const struct rcut_flavor *f);
+
+/*
  * For --test ref: resolve the comma-separated --flavor list, in which
  * baseline names (none, refcnt, rwlock, mutex) may stand, add every
  * baseline with --ref-baselines, and apply the NAME.KEY=VALUE parameters

@@ -49,6 +49,12 @@ static void find_storebuf(void *handle)
 	*(void **)&storebuf.sched_stats = dlsym(handle, RCUT_SCHED_STATS);
 	if (!storebuf.sched_stats)
 		storebuf.sched_configure = NULL;
+	*(void **)&storebuf.late_loads =
+		dlsym(handle, RCUT_STOREBUF_LATE_LOADS);
+	*(void **)&storebuf.order_count =
+		dlsym(handle, RCUT_STOREBUF_ORDER_COUNT);
+	if (!storebuf.order_count)
+		storebuf.late_loads = NULL;
 }
 
 /* Look for 'file' in the plugin directories; true with its path in buf. */

@@ -39,6 +39,9 @@ struct rcut_storebuf_ops {
 	/* Automatic race points; NULL: an older library without them. */
 	rcut_sched_configure_fn sched_configure;
 	rcut_sched_stats_fn sched_stats;
+	/* Loads that pass a later store (Arm); NULL: an older library. */
+	rcut_storebuf_late_loads_fn late_loads;
+	rcut_storebuf_order_count_fn order_count;
 };
 
 /* The loaded plugin's, or NULL: a built-in flavor, or not instrumented. */

@@ -249,6 +249,7 @@ static json_object *snapshot(const struct rcut_snapshot *s,
 		put_u64(sub, "membarrier_drains", s->sb_membarrier_drains);
 		put_u64(sub, "aged", s->sb_aged);
 		put_num(sub, "max_age_s", (double)s->sb_max_age_ns / 1e9, 6);
+		put_u64(sub, "late_loads", s->sb_late_loads);
 		put(o, "store_buffer", sub);
 	}
 	put_u64(o, "migrations", s->migrations);

@@ -60,6 +60,7 @@ struct rcut_snapshot {
 	bool storebuf;
 	uint64_t sb_buffered, sb_forwarded, sb_drains, sb_membarrier_drains;
 	uint64_t sb_aged, sb_max_age_ns;
+	uint64_t sb_late_loads; /* section loads made late (Arm model) */
 	/* Its automatic race points, when they run (--auto-race). */
 	bool auto_race;
 	uint64_t ar_accesses, ar_points, ar_waits, ar_demotions;

@@ -62,13 +62,14 @@ void rcut_report_stats(FILE *out, const char *flavor,
 	/* An instrumented plugin's store-buffer emulation (storebuf.h). */
 	if (s->storebuf)
 		fprintf(out,
-			"%s-torture: Store buffer: buffered: %llu forwarded: %llu drains: %llu membarrier drains: %llu aged: %llu max age: %.1f us\n",
+			"%s-torture: Store buffer: buffered: %llu forwarded: %llu drains: %llu membarrier drains: %llu aged: %llu max age: %.1f us late loads: %llu\n",
 			flavor, (unsigned long long)s->sb_buffered,
 			(unsigned long long)s->sb_forwarded,
 			(unsigned long long)s->sb_drains,
 			(unsigned long long)s->sb_membarrier_drains,
 			(unsigned long long)s->sb_aged,
-			(double)s->sb_max_age_ns / 1e3);
+			(double)s->sb_max_age_ns / 1e3,
+			(unsigned long long)s->sb_late_loads);
 	/* Where the kernel calls cur_ops->stats(): srcu's per-CPU line. */
 	if (s->flavor_stats)
 		fprintf(out, "%s-torture: %s\n", flavor, s->flavor_stats);

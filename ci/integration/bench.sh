@@ -149,3 +149,34 @@ t_busted_bench_table() {
 	expect_status 2
 	expect_err "^busted: bad --seeds '0'"
 }
+
+# ci/bench/soak (make soak): one table row per flavor with its seed,
+# loads and verdict; a correct flavor's SUCCESS leaves the exit status 0,
+# a flavor that fails (a negative control here) makes it 1 and shows in
+# its row; dpdk-qsbr gets check=scan; bad arguments exit 2.
+t_soak_bench_table() {
+	ci/bench/soak --bin "$BIN" --out "$TEST_TMP/s" --duration 1 --options "--hunt" \
+		--flavors "memb busted" --seed 7 >"$OUT" 2>"$ERR"
+	STATUS=$?
+	expect_status 1
+	expect_out '^Command: .* --flavor F --hunt --duration 1 --stat-interval 60s --seed 7$'
+	expect_out '^\| memb \| 7 \| [0-9:]+ \| [0-9.]+, [0-9.]+ \| SUCCESS \(exit 0\) \| [0-9]+ \(0/0/0\) \| 0 \| [0-9]+/[0-9]+ \| [0-9]+ \| [0-9]+ \|$'
+	expect_out '^\| busted \| 7 \| .* \| FAILURE \(exit 1\) \|'
+	[[ -s $TEST_TMP/s/soak/memb.log && -s $TEST_TMP/s/soak.md ]] || die "no log or table written"
+	grep -q '^| memb | 7 |' "$TEST_TMP/s/soak.md" || die "soak.md lacks memb's row"
+	if "$BIN" --list-flavors | grep -q '^dpdk-qsbr '; then
+		ci/bench/soak --bin "$BIN" --out "$TEST_TMP/d" --duration 1 --options "--gp-sync" \
+			--flavors dpdk-qsbr >"$OUT" 2>"$ERR"
+		STATUS=$?
+		expect_status 0
+		expect_out '^\| dpdk-qsbr \(dpdk-qsbr.check=scan\) \| [0-9]+ \| .* SUCCESS \(exit 0\)'
+	fi
+	ci/bench/soak --bin "$BIN" --bogus >"$OUT" 2>"$ERR"
+	STATUS=$?
+	expect_status 2
+	expect_err "^soak: unknown argument '--bogus'"
+	ci/bench/soak --bin "$TEST_TMP/none" >"$OUT" 2>"$ERR"
+	STATUS=$?
+	expect_status 2
+	expect_err "^soak: no executable"
+}

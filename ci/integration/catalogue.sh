@@ -32,10 +32,11 @@ t_catalogue_prcu_late_migrate() {
 	run --scenario BUG-PRCU-LATE-MIGRATE --duration 10 --stat-interval 0
 	expect_status 4
 	# The hung offline, or what waits behind it (a callback stranded on
-	# the outgoing CPU, a barrier waiting for such callbacks: which one
-	# is oldest depends on the load) is the stall, and the hung offline
-	# hook is named either way, there or on the "also waiting" line.
-	expect_out "^prcu-torture: STALL at [0-9.]+ s: (onoff [0-9]+ stuck in the flavor's cpu_offline hook|.* callback .* not invoked [0-9.]+ s after call\(\)|(fake)?writer [0-9]+ stuck in barrier) "
+	# the outgoing CPU, a barrier waiting for such callbacks, the default
+	# barrier test's among them: which one is oldest depends on the load)
+	# is the stall, and the hung offline hook is named either way, there
+	# or on the "also waiting" line.
+	expect_out "^prcu-torture: STALL at [0-9.]+ s: (onoff [0-9]+ stuck in the flavor's cpu_offline hook|.* callback .* not invoked [0-9.]+ s after call\(\)|((fake)?writer|barrier-driver) [0-9]+ stuck in barrier) "
 	expect_out "^prcu-torture: (STALL at [0-9.]+ s: |also waiting \([0-9]+\): (.*; )?)onoff [0-9]+ stuck in the flavor's cpu_offline hook for "
 	expect_out '^prcu-torture: flavor state: prcu: .* offline CPUs [1-9][0-9]* .* late_migrate$'
 	expect_out '^prcu-torture:--- End of test: STALL: '

@@ -88,7 +88,7 @@ t_hunt_race_delays_counted() {
 t_hunt_swarm_draw_reproducible() {
 	run --dry-run --swarm --seed 11
 	expect_status 0
-	expect_out '^memb-torture: swarm: preempt=[^ ]+ race=[^ ]+ onoff=[^ ]+ floods=[^ ]+ barrier=[^ ]+ stutter=[^ ]+ nesting=[^ ]+ delays=[^ ]+ gprate=[^ ]+ gp=[a-z,]+ tight=(on|off) gpwrap=none call=(global|percpu|perthread)$'
+	expect_out '^memb-torture: swarm: preempt=[^ ]+ race=[^ ]+ onoff=[^ ]+ floods=[^ ]+ barrier=[^ ]+ stutter=[^ ]+ nesting=[^ ]+ delays=[^ ]+ gprate=[^ ]+ gp=[a-z,]+ tight=(on|off) gpwrap=none call=(global|percpu|perthread) readercbs=(10|100|1000)$'
 	local a=$(grep 'swarm:' "$OUT") start=$(grep 'Start of test' "$OUT") draws="" s
 	run --dry-run --swarm --seed 11
 	[[ $(grep 'swarm:' "$OUT") == "$a" && $(grep 'Start of test' "$OUT") == "$start" ]] ||
@@ -145,41 +145,61 @@ t_hunt_correct_flavors_pass() {
 }
 
 # --hunt catches mutants the default options miss or catch slowly.
+# Idle each is caught within a second; beside eight busy loops a single
+# 10 s run missed, so up to two bounded runs of 20 s each (a --hunt that
+# lost its power still misses both).
+TEST_LIMIT[t_hunt_catches_mutants]=200
 t_hunt_catches_mutants() {
 	local dir=${MUTANTS:-$(dirname "$PLUGINS")/mutants} m
 	[[ -f $dir/librcutorture-mutant-qs-per-cpu.so ]] || die "no mutants in $dir: run make mutants"
 	for m in qs-per-cpu barrier-skip wait-first; do
-		run --flavor "$dir/librcutorture-mutant-$m.so" --hunt --seed 1 --duration 10 \
+		run_caught 2 --flavor "$dir/librcutorture-mutant-$m.so" --hunt --seed 1 --duration 20 \
 			--stop-on-failure --stat-interval 0
 		expect_status 1
 		expect_out "^mutant-$m-torture: First failure under swarm draw [0-9]+ \(from [0-9.]+ s\): preempt="
 	done
 }
 
+# The value of KEY in the swarm line of FLAVOR's run ("" if none).
+swarm_value() { # flavor key
+	sed -n "s/^$1-torture: swarm: .* $2=\([0-9a-z]*\)\( .*\)\{0,1\}\$/\1/p" "$OUT"
+}
+
 # The swarm draws the callback queues' layout for a flavor that has one
 # (issue 24 item 6: a per-CPU queue bug needed --call-rcu percpu by
 # hand), the Start line runs it, a redraw keeps it, and --call-rcu given
-# is kept.
-t_swarm_draws_the_callback_queues() {
-	local s modes="" mode
+# is kept.  So for --reader-cbs (readercbs, issue 25), for a flavor whose
+# call() may be made in a section: 10, 100 or 1000, never off under
+# --hunt; a flavor whose call() may block draws none.
+t_swarm_draws_callback_queues_and_reader_callbacks() {
+	local s modes="" mode rates="" rate
 	for s in 1 2 3 4 5 6 7 8 9; do
 		run --dry-run --hunt --seed $s
 		expect_status 0
-		mode=$(sed -n 's/^memb-torture: swarm: .* call=\([a-z]*\)$/\1/p' "$OUT")
+		mode=$(swarm_value memb call)
 		[[ -n $mode ]] || die "seed $s: no call= in the draw"
-		expect_out "Start of test: .* call_rcu=$mode( |$)"
+		expect_out "Start of test: .* call_rcu=$mode( |\$)"
 		modes+="$mode"$'\n'
+		rate=$(swarm_value memb readercbs)
+		[[ $rate =~ ^(10|100|1000)$ ]] || die "seed $s: --hunt drew readercbs='$rate'"
+		expect_out "Start of test: .* reader_cbs=$rate( |\$)"
+		rates+="$rate"$'\n'
 	done
 	(($(sort -u <<<"$modes" | grep -c .) == 3)) || die "9 seeds drew only: $(sort -u <<<"$modes" | tr '\n' ' ')"
+	(($(sort -u <<<"$rates" | grep -c .) >= 2)) || die "9 seeds drew only: $(sort -u <<<"$rates" | tr '\n' ' ')"
 	run --hunt --seed 3 --duration 2 --swarm-interval 0.2s --stat-interval 0
 	expect_status 0
-	expect_no_out 'swarm draw [0-9]+ at .* call='
-	run --dry-run --hunt --seed 3 --call-rcu perthread
-	expect_out '^memb-torture: swarm: .* call=given$'
+	expect_no_out 'swarm draw [0-9]+ at .* (call|readercbs)='
+	run --dry-run --hunt --seed 3 --call-rcu perthread --reader-cbs 7
+	expect_out '^memb-torture: swarm: .* call=given readercbs=given$'
 	expect_out 'Start of test: .* call_rcu=perthread( |$)'
+	expect_out 'Start of test: .* reader_cbs=7( |$)'
 	# A flavor without queue layouts draws none.
 	run --dry-run --hunt --seed 3 --flavor prcu
 	expect_no_out 'swarm: .* call='
+	run --dry-run --hunt --seed 1 --flavor cds-instant
+	expect_status 0
+	expect_no_out 'readercbs='
 }
 
 # --swarm-interval draws again as the run goes on; the Start and End lines
@@ -294,8 +314,11 @@ t_hunt_tight_reads_hold_offlining() {
 # keeps overtakers coming: eight fake writers, and only waits of which the
 # mutant loses some (synchronize) or none (expedited, polled).  With all
 # five kinds and four fake writers, a loaded machine (CI; 4 busy loops
-# here) lost every waiter within 0.2 s in 5 of 8 runs, so nothing could
-# overtake and the stall came at the timeout; 12 of 12 passed so.
+# here) lost every waiter within 0.2 s in 5 of 8 runs, so no wait could
+# overtake: callbacks posted after the stuck wait began and invoked count
+# too, which the second run shows with one waiter and only callbacks to
+# overtake it (--hunt's barrier test posts them); it stalled at the
+# timeout when only waits counted.
 t_hunt_overtaken_wait_stalls_early() {
 	local dir=${MUTANTS:-$(dirname "$PLUGINS")/mutants}
 	[[ -f $dir/librcutorture-mutant-lost-wakeup.so ]] || die "no mutants in $dir: run make mutants"
@@ -303,10 +326,14 @@ t_hunt_overtaken_wait_stalls_early() {
 		--gp-sync --gp-exp --gp-poll --nfakewriters 8 \
 		--stop-on-failure --stat-interval 0 --json "$TEST_TMP/w.json"
 	expect_status 4
-	expect_out '^mutant-lost-wakeup-torture: STALL at [5-9]\.[0-9]+ s: (writer|fakewriter) [0-9]+ stuck in [a-z_ ]+ for [0-9.]+ s, while 16 or more grace-period waits that began after it returned \(--stall-timeout 10.0 s\)'
+	expect_out '^mutant-lost-wakeup-torture: STALL at [5-9]\.[0-9]+ s: (writer|fakewriter) [0-9]+ stuck in [a-z_ ]+ for [0-9.]+ s, while 16 or more grace-period waits or callbacks that began after it completed \(--stall-timeout 10.0 s\)'
+	run --flavor "$dir/librcutorture-mutant-lost-wakeup.so" --hunt --seed 1 --duration 20 \
+		--gp-sync --nfakewriters 0 --stop-on-failure --stat-interval 0
+	expect_status 4
+	expect_out '^mutant-lost-wakeup-torture: STALL at [5-9]\.[0-9]+ s: writer 0 stuck in synchronize for [0-9.]+ s, while 16 or more grace-period waits or callbacks that began after it completed'
 	run --flavor "$dir/librcutorture-mutant-lost-wakeup.so" --seed 1 --duration 20 \
 		--stop-on-failure --stat-interval 0
 	expect_status 4
 	expect_out '^mutant-lost-wakeup-torture: STALL at 1[0-9]\.[0-9]+ s: '
-	expect_no_out 'grace-period waits that began after it'
+	expect_no_out 'grace-period waits or callbacks that began after it'
 }

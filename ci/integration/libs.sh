@@ -94,6 +94,17 @@ t_libs_instrumented_ext_flavors_succeed() {
 	# ck's own spinning synchronize and barrier, and reclaim by sync.
 	run --flavor $f $f.wait=spin $f.reclaim=sync --hunt --seed 3 --duration 3 --stat-interval 0
 	lib_clean_success $f
+	# libcds's URCU: templates over std::atomic, all of it instrumented,
+	# its signal flavor's barrier handler too (it drains the reader's
+	# buffer with its fence).
+	for f in cds-instant-sb cds-buffered-sb cds-signal-sb; do
+		run --flavor $f --hunt --duration 3 --stat-interval 0 --json "$TEST_TMP/$f.json"
+		lib_clean_success $f
+		jqr "$TEST_TMP/$f.json" '.final.store_buffer.buffered > 0 and .final.auto_races.points + .final.auto_races.waits > 0' >/dev/null ||
+			die "$f: nothing buffered or no automatic race point"
+	done
+	run --list-flavors
+	expect_out "^cds-buffered-sb +libcds 2.3 general_buffered URCU: .*; instrumented \(store-buffer SDK\)$"
 }
 
 t_libs_list_flavors_shows_each_library_flavor() {
@@ -206,7 +217,9 @@ t_libs_missing_library_leaves_the_flavor_out() {
 	done
 	expect_out '^dpdk-qsbr-sb +\(absent: NO_DPDK=1 given to make\)$'
 	expect_out '^ck-epoch-sb +\(absent: NO_CK=1 given to make\)$'
+	expect_out '^cds-signal-sb +\(absent: NO_CDS=1 given to make\)$'
 	[[ ! -e $b/lib/librcutorture-cds-instant.so ]] || die "libcds plugin built with NO_CDS=1"
+	[[ ! -e $b/lib/librcutorture-cds-instant-sb.so ]] || die "cds-instant-sb plugin built with NO_CDS=1"
 	[[ ! -e $b/lib/librcutorture-dpdk-qsbr-sb.so ]] || die "dpdk-qsbr-sb plugin built with NO_DPDK=1"
 	[[ ! -e $b/lib/librcutorture-ck-epoch-sb.so ]] || die "ck-epoch-sb plugin built with NO_CK=1"
 	BIN=$b/rcutorture run --flavor ck-epoch --duration 1
@@ -227,7 +240,8 @@ t_libs_install_puts_the_libcds_plugins_in_prefix_lib() {
 	[[ $BIN == */build-san/* ]] && return 0 # a build test, as above
 	tree_locked make --no-print-directory install DESTDIR="$dest" PREFIX=/usr \
 		>"$TEST_TMP/make.log" 2>&1 || die "make install: $(tail -n 5 "$TEST_TMP/make.log")"
-	for f in cds-instant cds-buffered cds-signal memb-sb mb-sb qsbr-sb bp-sb dpdk-qsbr-sb ck-epoch-sb; do
+	for f in cds-instant cds-buffered cds-signal memb-sb mb-sb qsbr-sb bp-sb dpdk-qsbr-sb ck-epoch-sb \
+		cds-instant-sb cds-buffered-sb cds-signal-sb; do
 		[[ -f $dest/usr/lib/rcutorture/librcutorture-$f.so ]] ||
 			die "make install did not install librcutorture-$f.so"
 	done

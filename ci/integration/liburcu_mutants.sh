@@ -7,7 +7,7 @@
 # make bench's (ci/bench/mutants --liburcu).
 
 # The entries these tests run (a subset: the build of all takes longer).
-LM_NEEDED="memb-base qsbr-base memb-skip-reader memb-barrier-short memb-master-nofence qsbr-online-nofence memb-early-cb"
+LM_NEEDED="memb-base qsbr-base memb-skip-reader memb-barrier-short memb-master-nofence qsbr-online-nofence memb-early-cb mb-unlock-nofence"
 
 # Build them once into the shared cache; LM: the folder, or return 1
 # after printing SKIP when the source cannot be had.
@@ -74,6 +74,12 @@ memb-early-cb memb-sb early callback|$SHORT_GP_CHECKS
 memb-master-nofence memb-sb $SHORT_GP_CHECKS
 qsbr-online-nofence qsbr-sb $SHORT_GP_CHECKS
 EOF2
+	# A missing fence before read_unlock's store lets the section's loads
+	# pass it: Arm, never x86; the Arm model makes those loads late.
+	run_variant mb-unlock-nofence mb-sb --hunt --store-buffer-model arm --stop-on-failure \
+		--duration 60 --seed 1 --stat-interval 0
+	expect_status 1
+	expect_out "^mb-sb-torture: !!! first failure at [0-9.]+ s: too-short grace period: reader [0-9]+ saw element 0x[0-9a-f]+ at pipe stage ([2-9]|10) in a load that passed its read_unlock\(\)'s store"
 }
 
 # An edit that no longer fits the source (a newer liburcu) fails the build

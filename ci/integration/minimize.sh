@@ -9,32 +9,45 @@ minimized_args() {
 	echo "${line#rcutorture }"
 }
 
-t_minimize_keeps_the_barrier_test_and_halves_counts() {
+# CPU offlining is the bug's: dropping --onoff-interval is tried and
+# rejected (the run then passes, every time), and so is one CPU (no
+# hotplug with one); the rest goes, and the counts are halved.
+t_minimize_keeps_what_the_bug_needs_and_halves_counts() {
+	run --flavor busted-hotplug --onoff-interval 20ms --cpus 4 --stutter 300ms --read-exit-burst 4 \
+		--duration 3 --seed 1 --stat-interval 0 --minimize --minimize-runs 2 --minimize-fails 2
+	expect_status 0
+	expect_out '^minimize: trial 1: the command as given: failed 2 of 2 runs$'
+	expect_out '^minimize: the failure: exit 3 \(RCU_HOTPLUG\); first check of the first failing run: CPU hotplug$'
+	expect_out '^minimize: \[[0-9.]+s of 600s\] trial [0-9]+: without .*: kept$'
+	expect_out 'trial [0-9]+: without --onoff-interval=20ms: failed 0 of 1 runs: rejected$'
+	expect_out 'trial [0-9]+: --cpus=1 instead of --cpus=2: failed 0 of 1 runs: rejected$'
+	expect_out 'trial [0-9]+: --onoff-interval=10ms instead of --onoff-interval=20ms: failed 2 of 2 runs: kept$'
+	local args
+	args=$(minimized_args)
+	[[ $args =~ ^--flavor=busted-hotplug\ --seed=1\ --cpus=2\ --onoff-interval=[0-9]+(us|ms)\ --stop-on-failure$ ]] ||
+		die "minimized to: $args"
+	expect_out '^minimize: smallest failing command found \(5 arguments, was 9\):$'
+	expect_out '^minimize: it failed in ([0-9]+) of \1 confirmation runs \(RCU_HOTPLUG; the baseline.s first check: CPU hotplug\); time to fail: median [0-9.]+ s, max [0-9.]+ s$'
+	# The result, pasted, fails the same way.
+	eval "run $args --json $TEST_TMP/m.json"
+	expect_status 3
+	[[ $(jqr "$TEST_TMP/m.json" .first_failure.check) == "CPU hotplug" ]] || die "pasted: $(jqr "$TEST_TMP/m.json" .first_failure)"
+}
+
+# The barrier test is on by default (one poster): a barrier bug's
+# command minimizes to no --n-barrier-cbs at all, and still fails so.
+t_minimize_drops_the_barrier_test_option_the_default_runs() {
 	run --flavor busted-barrier --n-barrier-cbs 4 --cpus 4 --stutter 300ms --read-exit-burst 4 \
 		--duration 5 --seed 1 --stat-interval 0 --minimize --minimize-runs 2 --minimize-fails 2
 	expect_status 0
-	expect_out '^minimize: trial 1: the command as given: failed 2 of 2 runs$'
 	expect_out '^minimize: the failure: exit 1 \(FAILURE\); first check of the first failing run: rtbe$'
-	expect_out '^minimize: \[[0-9.]+s of 600s\] trial [0-9]+: without .*: (kept|rejected)$'
 	local args
 	args=$(minimized_args)
-	# The barrier test is the bug's: it stays, at one poster; the rest
-	# goes but --cpus, which stays and is halved down to one, unless one
-	# CPU failed fewer than 2 of 2 runs (under load), which is then said.
-	[[ $args =~ ^--flavor=busted-barrier\ --seed=1\ --n-barrier-cbs=1\ --cpus=([12])\ --stop-on-failure$ ]] || die "minimized to: $args"
-	expect_out '^minimize: smallest failing command found \(5 arguments, was 9\):$'
-	if [[ ${BASH_REMATCH[1]} == 1 ]]; then
-		expect_out 'trial [0-9]+: --cpus=1 instead of --cpus=2: failed 2 of 2 runs: kept$'
-	else
-		expect_out 'trial [0-9]+: --cpus=1 instead of --cpus=2: failed [01] of [12] runs: rejected$'
-	fi
-	expect_out '^minimize: it failed in ([0-9]+) of \1 confirmation runs \(FAILURE; the baseline.s first check: rtbe\); time to fail: median [0-9.]+ s, max [0-9.]+ s$'
-	# Removing the barrier test was tried and rejected: never reported.
-	expect_out 'trial [0-9]+: without --n-barrier-cbs=4: failed 0 of 1 runs: rejected$'
-	# The result, pasted, fails the same way.
+	[[ $args =~ ^--flavor=busted-barrier\ --seed=1\ --cpus=[12]\ --stop-on-failure$ ]] || die "minimized to: $args"
 	eval "run $args --json $TEST_TMP/m.json"
 	expect_status 1
 	[[ $(jqr "$TEST_TMP/m.json" .first_failure.check) == rtbe ]] || die "pasted: $(jqr "$TEST_TMP/m.json" .first_failure)"
+	[[ $(jqr "$TEST_TMP/m.json" .config.n_barrier_cbs) == 1 ]] || die "pasted: n_barrier_cbs is not 1"
 }
 
 t_minimize_swarm_turns_drawn_features_off() {
@@ -64,7 +77,7 @@ t_minimize_budget_bounds_the_search() {
 	# A failing command with more to try than the budget allows: it stops
 	# in time and prints a command it saw fail.
 	t0=$(date +%s%N)
-	run --flavor busted-barrier --n-barrier-cbs 8 --cpus 8 --stutter 300ms --read-exit-burst 4 \
+	run --flavor busted-hotplug --cpus 8 --stutter 300ms --read-exit-burst 4 --n-barrier-cbs 8 \
 		--nfakewriters 2 --onoff-interval 50ms --duration 5 --seed 2 --stat-interval 0 \
 		--minimize --minimize-budget 4s --minimize-runs 1 --minimize-fails 1
 	t1=$(date +%s%N)
@@ -72,7 +85,7 @@ t_minimize_budget_bounds_the_search() {
 	expect_out '\(the budget ran out\)$'
 	(((t1 - t0) / 1000000 < 6000)) || die "took $(((t1 - t0) / 1000000)) ms with a 4 s budget"
 	eval "run $(minimized_args)"
-	expect_status 1
+	expect_status 3
 }
 
 t_minimize_bad_input_exits_2() {

@@ -215,6 +215,19 @@ static void wake_waiters(struct waiter *w)
 /* Invoke a list of callbacks in order; no lock held. */
 static void invoke_callbacks(struct rcut_head *cb)
 {
+#ifdef MUTANT_CB_LIFO
+	/* bug: the batch is pushed onto a stack and popped, newest first */
+	struct rcut_head *stack = NULL;
+
+	while (cb) {
+		struct rcut_head *next = cb->flavor_priv[0];
+
+		cb->flavor_priv[0] = stack;
+		stack = cb;
+		cb = next;
+	}
+	cb = stack;
+#endif
 	while (cb) {
 		/* The callback may post its head again: read next first. */
 		struct rcut_head *next = cb->flavor_priv[0];
@@ -361,9 +374,30 @@ static void enqueue(struct cbq *q, struct rcut_head *head,
 	atomic_fetch_add(&cbs_queued, 1);
 }
 
+#ifdef MUTANT_CALL_PARKED
+/* The caller's read-side nesting, counted by the base's read_lock/unlock. */
+static __thread int parked_depth;
+static __thread struct rcut_head *parked;
+#define PARKED_ENTER() (parked_depth++)
+#define PARKED_LEAVE() (parked_depth--)
+#else
+#define PARKED_ENTER() ((void)0)
+#define PARKED_LEAVE() ((void)0)
+#endif
+
 static void engine_call(struct rcut_head *head,
 			void (*func)(struct rcut_head *head))
 {
+#ifdef MUTANT_CALL_PARKED
+	/* bug: a call() inside a section is parked for the outermost
+	 * unlock to hand over, and no unlock ever does */
+	if (parked_depth) {
+		head->func = func;
+		head->flavor_priv[0] = parked;
+		parked = head;
+		return;
+	}
+#endif
 #ifdef MUTANT_CALL_NOLOCK
 	static __thread unsigned int calls;
 

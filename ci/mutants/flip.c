@@ -100,6 +100,7 @@ static int flip_read_lock(void)
 #ifndef MUTANT_LOCK_RELAXED
 	reader_fence(); /* count, then read */
 #endif
+	PARKED_ENTER();
 	return idx;
 }
 
@@ -107,9 +108,16 @@ static void flip_read_unlock(int idx)
 {
 	long c = atomic_load_explicit(&self->count[idx], memory_order_relaxed);
 
+	PARKED_LEAVE();
+#ifdef MUTANT_UNLOCK_RELAXED
+	/* bug: nothing orders the section's loads before the uncount */
+	rcut_race_point(RCUT_RACE_READ_UNLOCK);
+	atomic_store_explicit(&self->count[idx], c - 1, memory_order_relaxed);
+#else
 	reader_fence(); /* reads, then uncount */
 	rcut_race_point(RCUT_RACE_READ_UNLOCK);
 	atomic_store_explicit(&self->count[idx], c - 1, memory_order_release);
+#endif
 }
 
 /* Yield a few times, then sleep 1, 2, 4, ... us, at most 100 us. */
@@ -220,7 +228,7 @@ const struct rcut_flavor rcutorture_flavor = {
 	.abi_version = RCUT_FLAVOR_ABI_VERSION,
 	.name = MUTANT_NAME,
 	.description = MUTANT_DESCRIPTION,
-	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING,
+	.caps = RCUT_CAP_CB_FIFO | RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING,
 	.init = flip_init,
 	.cleanup = flip_cleanup,
 	.register_thread = flip_register,

@@ -65,6 +65,13 @@ static int nest_read_lock(void)
 		nest_register();
 	tmp = atomic_load_explicit(&self->ctr, memory_order_relaxed);
 	if (tmp & NEST_MASK) {
+#ifdef MUTANT_NEST_REPHASE
+		/* bug: a nested lock takes gp_ctr's phase as an outermost
+		 * one does: a section begun before a flip looks begun after */
+		tmp = (atomic_load_explicit(&gp_ctr, memory_order_relaxed) &
+		       NEST_PHASE) |
+		      (tmp & NEST_MASK);
+#endif
 		atomic_store_explicit(&self->ctr, tmp + NEST_COUNT,
 				      memory_order_relaxed);
 		return 0;
@@ -86,6 +93,16 @@ static void nest_read_unlock(int idx)
 		atomic_load_explicit(&self->ctr, memory_order_relaxed);
 
 	(void)idx;
+#ifdef MUTANT_NEST_UNLOCK_OUTER
+	/* bug: the outermost test is off by one, so the unlock at depth 2
+	 * clears the word and ends the section the outer lock still holds;
+	 * the decrement saturates, so the outer unlock finds 0 and keeps it */
+	if ((tmp & NEST_MASK) <= 2 * NEST_COUNT) {
+		atomic_thread_fence(memory_order_seq_cst);
+		atomic_store_explicit(&self->ctr, 0, memory_order_relaxed);
+		return;
+	}
+#endif
 	if ((tmp & NEST_MASK) == NEST_COUNT)
 		atomic_thread_fence(
 			memory_order_seq_cst); /* reads, then word */
@@ -166,7 +183,7 @@ const struct rcut_flavor rcutorture_flavor = {
 	.abi_version = RCUT_FLAVOR_ABI_VERSION,
 	.name = MUTANT_NAME,
 	.description = MUTANT_DESCRIPTION,
-	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING,
+	.caps = RCUT_CAP_CB_FIFO | RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING,
 	.init = nest_init,
 	.cleanup = nest_cleanup,
 	.register_thread = nest_register,

@@ -201,7 +201,8 @@ const struct rcut_flavor rcutorture_flavor = {
 	.abi_version = RCUT_FLAVOR_ABI_VERSION,
 	.name = MUTANT_NAME,
 	.description = MUTANT_DESCRIPTION,
-	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING | RCUT_CAP_QSBR,
+	.caps = RCUT_CAP_CB_FIFO | RCUT_CAP_READER_MAY_BLOCK |
+		RCUT_CAP_NESTING | RCUT_CAP_QSBR,
 	.init = engine_init,
 	.cleanup = qsbr_cleanup,
 	.register_thread = qsbr_register,

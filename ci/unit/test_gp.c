@@ -267,25 +267,78 @@ static void full_kinds_need_abi_version_3(void **state)
  */
 static void cookie_check_catches_a_cookie_done_too_soon(void **state)
 {
+	struct torture_rand r;
 	uint64_t at;
 	const char *check;
 
 	(void)state;
+	torture_rand_seed(&r, 12345, 1);
 	use(&full, 0);
-	torture_gp_cookie_check(&run);
+	torture_gp_cookie_check(&run, &r);
 	assert_true(torture_first_failure(&run, &at, &check));
 	assert_string_equal(check, "cookie check");
 	/* A plain cookie alone (version-1 tables have only those). */
 	use(&partial, 0);
 	assert_false(torture_first_failure(&run, &at, &check));
-	torture_gp_cookie_check(&run);
+	torture_gp_cookie_check(&run, &r);
 	assert_true(torture_first_failure(&run, &at, &check));
+}
+
+/* Polls in the current section: the second says done (a poll-qs bug). */
+static int polls_in_section;
+
+static int f_read_lock_counting(void)
+{
+	polls_in_section = 0;
+	return 0;
+}
+
+static bool f_poll_second_done(unsigned long cookie)
+{
+	(void)cookie;
+	return ++polls_in_section >= 2;
+}
+
+static const struct rcut_flavor done_at_second_poll = {
+	.name = "done-at-second-poll",
+	.read_lock = f_read_lock_counting,
+	.read_unlock = f_read_unlock,
+	.synchronize = f_sync,
+	.get_gp_state = f_cookie,
+	.start_gp_poll = f_cookie,
+	.poll_gp_state = f_poll_second_done,
+};
+
+/*
+ * Some checks poll again later in the same section: a cookie that polls
+ * done only at its second poll fails the run within a few checks, and
+ * every check's first poll said not done.
+ */
+static void cookie_check_polls_again_in_the_section(void **state)
+{
+	struct torture_rand r;
+	uint64_t at;
+	const char *check;
+	int checks = 0;
+
+	(void)state;
+	torture_rand_seed(&r, 12345, 1);
+	use(&done_at_second_poll, 0);
+	cfg.gp_poll_wi_ns = 1000;
+	while (!torture_first_failure(&run, &at, &check) && checks < 100) {
+		torture_gp_cookie_check(&run, &r);
+		checks++;
+	}
+	assert_true(torture_first_failure(&run, &at, &check));
+	assert_string_equal(check, "cookie check");
+	assert_int_equal(polls_in_section, 2);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(only_what_the_flavor_has),
+		cmocka_unit_test(cookie_check_polls_again_in_the_section),
 		cmocka_unit_test(only_what_gp_options_allow),
 		cmocka_unit_test(async_only_when_allowed),
 		cmocka_unit_test(falls_back_to_sync),

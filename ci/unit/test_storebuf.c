@@ -122,6 +122,68 @@ static void arm_model_buffers_seq_cst_stores(void **state)
 	assert_int_equal(raw(&a), 3);
 }
 
+/* What the armed callback saw: how often it ran, the store in memory. */
+static int late_calls;
+static uint64_t late_seen, *late_addr;
+
+static void late_cb(void *arg)
+{
+	late_calls++;
+	late_seen = raw(late_addr);
+	assert_ptr_equal(arg, &late_calls);
+}
+
+/*
+ * Loads passing a later store (late.c, arm model only): an armed thread's
+ * first relaxed store is made visible at once, with the stores before it,
+ * and the callback runs inside it; a release store, a fence or a plain
+ * write first disarms without a call; arming is refused under tso; the
+ * order count moves at the thread's fences and at any membarrier.
+ */
+static void arm_model_late_loads(void **state)
+{
+	static uint64_t a, b;
+	uint64_t n;
+
+	(void)state;
+	a = b = 0;
+	late_addr = &b;
+	late_calls = 0;
+	assert_int_equal(sb_late_arm(late_cb, &late_calls), -1); /* tso */
+	sb_model = RCUT_STOREBUF_ARM;
+	sb_store(&a, 8, 1, __ATOMIC_RELAXED); /* buffered before the arm */
+	assert_int_equal(sb_late_arm(late_cb, &late_calls), 0);
+	sb_store(&b, 8, 7, __ATOMIC_RELAXED);
+	assert_int_equal(late_calls, 1);
+	assert_int_equal(late_seen, 7);	      /* visible inside the callback */
+	assert_int_equal(raw(&a), 1);	      /* with the store before it */
+	sb_store(&b, 8, 8, __ATOMIC_RELAXED); /* disarmed by the call */
+	assert_int_equal(late_calls, 1);
+	assert_int_equal(raw(&b), 7);
+	sb_drain_own();
+	assert_int_equal(sb_late_arm(late_cb, &late_calls), 0);
+	sb_store(&b, 8, 9, __ATOMIC_RELEASE); /* ordered: no late load */
+	sb_store(&b, 8, 10, __ATOMIC_RELAXED);
+	assert_int_equal(late_calls, 1);
+	assert_int_equal(sb_late_arm(late_cb, &late_calls), 0);
+	__tsan_atomic_thread_fence(__ATOMIC_ACQUIRE);
+	sb_store(&b, 8, 11, __ATOMIC_RELAXED);
+	assert_int_equal(late_calls, 1);
+	assert_int_equal(sb_late_arm(late_cb, &late_calls), 0);
+	sb_plain_write(&a, 8);
+	sb_store(&b, 8, 12, __ATOMIC_RELAXED);
+	assert_int_equal(late_calls, 1);
+	n = sb_late_order_count();
+	sb_load(&a, 8, __ATOMIC_RELAXED);
+	assert_true(sb_late_order_count() == n);
+	__tsan_atomic_thread_fence(__ATOMIC_RELEASE);
+	assert_true(sb_late_order_count() > n);
+	n = sb_late_order_count();
+	sb_drain_all();
+	assert_true(sb_late_order_count() > n);
+	sb_model = RCUT_STOREBUF_TSO;
+}
+
 static void fifo_order_and_max_age(void **state)
 {
 	static uint64_t v[8];
@@ -230,6 +292,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			arm_model_buffers_seq_cst_stores, setup, teardown),
+		cmocka_unit_test_setup_teardown(arm_model_late_loads, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(fifo_order_and_max_age, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(membarrier_drains_every_thread,

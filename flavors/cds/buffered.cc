@@ -47,5 +47,6 @@ void stats(FILE *out)
 #define CDS_NAME "cds-buffered"
 #define CDS_DESCRIPTION \
 	"libcds 2.3 general_buffered URCU (C++ plugin): retired pointers freed when the buffer fills"
+#define CDS_SB_DESCRIPTION "libcds 2.3 general_buffered URCU: frees when the buffer fills"
 #define CDS_PARAMS params
 extern "C" const struct rcut_flavor rcutorture_flavor = { CDS_ADAPTER_OPS };

@@ -27,11 +27,19 @@
  * pending (libcds's general_threaded flavor does the same job with its
  * own thread).  No expedited or polled grace periods; the GP sequence is
  * the adapter's (gp_advance()).
+ *
+ * Built again with the store-buffer SDK (RCUT_SB_PLUGIN: cds-instant-sb
+ * ...): libcds's URCU is templates over std::atomic, so its read side and
+ * grace periods compile into the plugin and run instrumented (buffered
+ * stores, automatic race points); only thread attach and detach call
+ * into libcds.so, after a drain (rcut_sb_lib_entry()).
  */
 #ifndef FLAVORS_CDS_ADAPTER_H
 #define FLAVORS_CDS_ADAPTER_H
 
 #include <cds/init.h>
+
+#include "../lib_entry.h"
 
 #include <atomic>
 #include <chrono>
@@ -128,6 +136,7 @@ std::thread flusher;
 void attach()
 {
 	if (!attached) {
+		rcut_sb_lib_entry();
 		cds::threading::Manager::attachThread();
 		attached = true;
 	}
@@ -141,6 +150,7 @@ void register_thread()
 void unregister_thread()
 {
 	if (attached) {
+		rcut_sb_lib_entry();
 		cds::threading::Manager::detachThread();
 		attached = false;
 	}
@@ -266,9 +276,18 @@ void ref_loop(unsigned long n)
 
 } // namespace
 
+/* The instrumented build's name and description say so. */
+#ifdef RCUT_SB_PLUGIN
+#define CDS_TABLE_NAME CDS_NAME "-sb"
+#define CDS_TABLE_DESCRIPTION CDS_SB_DESCRIPTION "; instrumented (store-buffer SDK)"
+#else
+#define CDS_TABLE_NAME CDS_NAME
+#define CDS_TABLE_DESCRIPTION CDS_DESCRIPTION
+#endif
+
 #define CDS_ADAPTER_OPS                                                       \
-	.abi_version = RCUT_FLAVOR_ABI_VERSION, .name = CDS_NAME,             \
-	.description = CDS_DESCRIPTION,                                       \
+	.abi_version = RCUT_FLAVOR_ABI_VERSION, .name = CDS_TABLE_NAME,       \
+	.description = CDS_TABLE_DESCRIPTION,                                 \
 	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |                \
 		RCUT_CAP_CALL_MAY_BLOCK,                                      \
 	.params = CDS_PARAMS, .init = init, .cleanup = cleanup,               \

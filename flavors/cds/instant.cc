@@ -36,5 +36,6 @@ void stats(FILE *out)
 #define CDS_NAME "cds-instant"
 #define CDS_DESCRIPTION \
 	"libcds 2.3 general_instant URCU (C++ plugin): retire_ptr waits for a grace period"
+#define CDS_SB_DESCRIPTION "libcds 2.3 general_instant URCU: retire_ptr waits for a grace period"
 #define CDS_PARAMS params
 extern "C" const struct rcut_flavor rcutorture_flavor = { CDS_ADAPTER_OPS };

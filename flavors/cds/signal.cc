@@ -53,5 +53,6 @@ void stats(FILE *out)
 #define CDS_NAME "cds-signal"
 #define CDS_DESCRIPTION \
 	"libcds 2.3 signal_buffered URCU (C++ plugin): signal-driven barriers, buffered frees"
+#define CDS_SB_DESCRIPTION "libcds 2.3 signal_buffered URCU: signal-driven barriers, buffered frees"
 #define CDS_PARAMS params
 extern "C" const struct rcut_flavor rcutorture_flavor = { CDS_ADAPTER_OPS };

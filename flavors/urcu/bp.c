@@ -16,6 +16,6 @@ const struct rcut_flavor UA_TABLE(bp) = {
 	 * read-side sections in signal handlers only with memb and mb, and
 	 * bp's first read_lock registers the thread (a mutex, a malloc).
 	 */
-	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
-		RCUT_CAP_EXP_IS_SYNC,
+	.caps = RCUT_CAP_CB_FIFO | RCUT_CAP_READER_MAY_BLOCK |
+		RCUT_CAP_NESTING | RCUT_CAP_EXP_IS_SYNC,
 };

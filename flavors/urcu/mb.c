@@ -16,6 +16,7 @@ const struct rcut_flavor UA_TABLE(mb) = {
 	 * sections are allowed in a signal handler (not one on a
 	 * sigaltstack) with liburcu-memb and liburcu-mb.
 	 */
-	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
-		RCUT_CAP_EXP_IS_SYNC | RCUT_CAP_READ_SIGNAL_SAFE,
+	.caps = RCUT_CAP_CB_FIFO | RCUT_CAP_READER_MAY_BLOCK |
+		RCUT_CAP_NESTING | RCUT_CAP_EXP_IS_SYNC |
+		RCUT_CAP_READ_SIGNAL_SAFE,
 };

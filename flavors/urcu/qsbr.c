@@ -16,6 +16,6 @@ const struct rcut_flavor UA_TABLE(qsbr) = {
 	 * Not RCUT_CAP_READ_SIGNAL_SAFE: liburcu 0.13's README forbids
 	 * read-side sections in signal handlers with liburcu-qsbr.
 	 */
-	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING | RCUT_CAP_QSBR |
-		RCUT_CAP_EXP_IS_SYNC,
+	.caps = RCUT_CAP_CB_FIFO | RCUT_CAP_READER_MAY_BLOCK |
+		RCUT_CAP_NESTING | RCUT_CAP_QSBR | RCUT_CAP_EXP_IS_SYNC,
 };

@@ -15,6 +15,6 @@ const struct rcut_flavor UA_TABLE(signal) = {
 	 * Not RCUT_CAP_READ_SIGNAL_SAFE: liburcu 0.13's README allows
 	 * read-side sections in signal handlers only with memb and mb.
 	 */
-	.caps = RCUT_CAP_READER_MAY_BLOCK | RCUT_CAP_NESTING |
-		RCUT_CAP_EXP_IS_SYNC,
+	.caps = RCUT_CAP_CB_FIFO | RCUT_CAP_READER_MAY_BLOCK |
+		RCUT_CAP_NESTING | RCUT_CAP_EXP_IS_SYNC,
 };

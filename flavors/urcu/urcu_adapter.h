@@ -157,7 +157,12 @@ static void ua_call(struct rcut_head *head, void (*func)(struct rcut_head *))
 	if (was_offline)
 		UA(thread_online)();
 #else
-	ua_use_thread_queue(true);
+	/*
+	 * Not inside a read-side section (a reader's call(), --reader-cbs):
+	 * freeing the queue stops its worker, which may be waiting for a
+	 * grace period that waits for this very section.
+	 */
+	ua_use_thread_queue(!UA(read_ongoing)());
 #endif
 	head->func = func;
 	head->flavor_priv[2] = (void *)(uintptr_t)ua_get_gp_seq();

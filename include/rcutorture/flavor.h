@@ -97,6 +97,15 @@ struct rcut_param {
  * predate the bit ignore it.
  */
 #define RCUT_CAP_BARRIER_CHECK (1u << 7)
+/*
+ * Callbacks one thread posts to one queue are invoked in the order it
+ * posted them (FIFO queues, as the kernel's per-CPU lists are), and a
+ * CPU's queue keeps its order when an offline moves it: the harness
+ * checks that order (per simulated CPU and online period under
+ * --call-rcu percpu; not with call-queue toggling).  Harnesses that
+ * predate the bit ignore it.
+ */
+#define RCUT_CAP_CB_FIFO (1u << 8)
 
 /*
  * Where call() queues callbacks (--call-rcu): one queue for the process,

@@ -47,6 +47,27 @@ typedef void (*rcut_storebuf_configure_fn)(uint64_t seed,
 /* Copy the figures into *out. */
 typedef void (*rcut_storebuf_stats_fn)(struct rcut_storebuf_stats *out);
 
+/*
+ * Loads that pass a later store, under RCUT_STOREBUF_ARM (optional: an
+ * older library has neither call).  The harness's own loads are not
+ * instrumented; it arms the calling thread before a read_unlock() with
+ * late_loads(fn, arg): if the thread's first store after that is weaker
+ * than release, with no fence, read-modify-write, release store, plain
+ * write or libc synchronisation call before it, the emulation makes that
+ * store visible at once and calls fn(arg) inside it, where the harness
+ * loads again what it loaded before: as late as Arm lets those loads be.
+ * Anything else first disarms it.  Returns -1 (and arms nothing) unless
+ * stores are buffered under the Arm model; fn NULL disarms.
+ * order_count() moves whenever the calling thread orders its accesses or
+ * any thread calls membarrier(2): a load made late in fn counts only if
+ * the count did not move since before late_loads() armed the thread (a
+ * grace period may see the store and end before fn even starts).
+ */
+#define RCUT_STOREBUF_LATE_LOADS "rcut_storebuf_late_loads"
+#define RCUT_STOREBUF_ORDER_COUNT "rcut_storebuf_order_count"
+typedef int (*rcut_storebuf_late_loads_fn)(void (*fn)(void *arg), void *arg);
+typedef uint64_t (*rcut_storebuf_order_count_fn)(void);
+
 /* Pick the model before configure (optional: absent means TSO only). */
 typedef void (*rcut_storebuf_model_fn)(enum rcut_storebuf_model model);
 

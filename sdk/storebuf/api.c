@@ -17,6 +17,20 @@ rcut_sched_configure(const struct rcut_sched_params *p);
 __attribute__((visibility("default"))) void
 rcut_sched_stats(struct rcut_sched_stats *out);
 
+__attribute__((visibility("default"))) int
+rcut_storebuf_late_loads(void (*fn)(void *arg), void *arg);
+__attribute__((visibility("default"))) uint64_t rcut_storebuf_order_count(void);
+
+int rcut_storebuf_late_loads(void (*fn)(void *arg), void *arg)
+{
+	return sb_late_arm(fn, arg);
+}
+
+uint64_t rcut_storebuf_order_count(void)
+{
+	return sb_late_order_count();
+}
+
 void rcut_sched_configure(const struct rcut_sched_params *p)
 {
 	sb_sched_configure(p);

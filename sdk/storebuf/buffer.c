@@ -251,6 +251,11 @@ static uint64_t draw_delay(struct sb_thread *t)
 	return d / 2 + (r >> 2) % (d - d / 2 + 1);
 }
 
+void sb_write_now(volatile void *addr, unsigned int size, uint64_t val)
+{
+	write_mem((uintptr_t)addr, size, val);
+}
+
 void sb_store(volatile void *addr, unsigned int size, uint64_t val, int mo)
 {
 	bool guard = __atomic_load_n(&guard_signals, __ATOMIC_RELAXED);
@@ -259,6 +264,10 @@ void sb_store(volatile void *addr, unsigned int size, uint64_t val, int mo)
 	uint64_t now;
 	sigset_t old;
 
+	if (sb_late_store(addr, size, val, mo))
+		return;
+	if ((mo & 0xffff) >= __ATOMIC_RELEASE)
+		sb_late_order();
 	if (!__atomic_load_n(&sb_active, __ATOMIC_RELAXED) ||
 	    ((mo & 0xffff) == __ATOMIC_SEQ_CST &&
 	     __atomic_load_n(&sb_model, __ATOMIC_RELAXED) ==
@@ -350,6 +359,12 @@ uint64_t sb_load(const volatile void *addr, unsigned int size, int mo)
 
 void sb_drain_own(void)
 {
+	sb_late_order();
+	sb_flush_own();
+}
+
+void sb_flush_own(void)
+{
 	bool guard = __atomic_load_n(&guard_signals, __ATOMIC_RELAXED);
 	struct sb_thread *t = me;
 	sigset_t old;
@@ -388,6 +403,7 @@ void sb_plain_read(const volatile void *addr, unsigned long size)
 
 void sb_plain_write(const volatile void *addr, unsigned long size)
 {
+	sb_late_plain_write();
 	plain(addr, size, true);
 }
 
@@ -395,6 +411,7 @@ void sb_drain_all(void)
 {
 	uint64_t now = sb_clock();
 
+	sb_late_membarrier();
 	__atomic_add_fetch(&membarrier_drains, 1, __ATOMIC_RELAXED);
 	for (struct sb_thread *t = __atomic_load_n(&registry, __ATOMIC_ACQUIRE);
 	     t; t = t->next) {

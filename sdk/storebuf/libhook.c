@@ -25,15 +25,17 @@
 #define W(name) VIS extern char __wrap_##name[];
 #define WRAPS(X)                                                               \
 	X(syscall)                                                             \
-	X(membarrier) X(pthread_mutex_lock) X(pthread_mutex_trylock) X(        \
-		pthread_mutex_unlock) X(pthread_spin_lock)                     \
-		X(pthread_spin_trylock) X(pthread_spin_unlock) X(              \
-			pthread_rwlock_rdlock) X(pthread_rwlock_wrlock)        \
-			X(pthread_rwlock_unlock) X(pthread_cond_wait) X(       \
-				pthread_cond_timedwait) X(pthread_cond_signal) \
-				X(pthread_cond_broadcast) X(sem_post)          \
-					X(sem_wait) X(sched_yield)             \
-						X(nanosleep) X(usleep) X(poll)
+	X(membarrier)                                                          \
+	X(pthread_mutex_lock) X(pthread_mutex_trylock) X(pthread_mutex_unlock) \
+		X(pthread_spin_lock) X(pthread_spin_trylock) X(                \
+			pthread_spin_unlock) X(pthread_rwlock_rdlock)          \
+			X(pthread_rwlock_wrlock) X(pthread_rwlock_unlock) X(   \
+				pthread_cond_wait) X(pthread_cond_timedwait)   \
+				X(pthread_cond_signal)                         \
+					X(pthread_cond_broadcast) X(sem_post)  \
+						X(sem_wait) X(sched_yield)     \
+							X(nanosleep) X(usleep) \
+								X(poll)
 WRAPS(W)
 #undef W
 

@@ -29,6 +29,8 @@ uint64_t sb_load(const volatile void *addr, unsigned int size, int mo);
 
 /* Make every store of the calling thread visible, in order. */
 void sb_drain_own(void);
+/* The same without counting an ordering event (late.c's store). */
+void sb_flush_own(void);
 
 /* Make every thread's buffered stores visible (membarrier). */
 void sb_drain_all(void);
@@ -71,6 +73,24 @@ static inline void sb_sched_point(void)
 			     0))
 		sb_sched_access();
 }
+
+/* Write one value to memory now, past the buffer (late.c). */
+void sb_write_now(volatile void *addr, unsigned int size, uint64_t val);
+
+/*
+ * Loads that pass a later store (late.c, the Arm model): arm the calling
+ * thread (fn NULL disarms; -1 unless buffering under the Arm model); an
+ * ordering event disarms it and counts; a membarrier counts for every
+ * thread; a store is first offered to sb_late_store(), which returns true
+ * when it made the store visible and ran the armed callback.
+ */
+int sb_late_arm(void (*fn)(void *arg), void *arg);
+void sb_late_order(void);
+void sb_late_plain_write(void);
+void sb_late_membarrier(void);
+uint64_t sb_late_order_count(void);
+bool sb_late_store(volatile void *addr, unsigned int size, uint64_t val,
+		   int mo);
 
 /* Start or stop the automatic race points; the figures so far. */
 void sb_sched_configure(const struct rcut_sched_params *p);

@@ -149,6 +149,8 @@ VIS void __tsan_atomic_thread_fence(int mo);
 VIS void __tsan_atomic_thread_fence(int mo)
 {
 	sb_sched_point();
+	if ((mo & 0xffff) != __ATOMIC_RELAXED)
+		sb_late_order(); /* orders the loads before it (Arm) */
 	if ((mo & 0xffff) == SC) {
 		sb_drain_own();
 		__atomic_thread_fence(SC);

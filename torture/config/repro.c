@@ -8,6 +8,7 @@
 #include "options_table.h"
 #include "../util/parse.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -107,6 +108,18 @@ static void row_arg(const struct rcut_config *cfg, const struct rcut_opt *o,
 	}
 }
 
+/*
+ * Options whose default the flavor decides (cmd/main.c): the barrier
+ * test, the counter lag and the store-buffer emulation are off for a
+ * flavor that cannot have them.
+ */
+static bool flavor_default(const struct rcut_opt *o)
+{
+	return o->off == offsetof(struct rcut_config, n_barrier_cbs) ||
+	       o->off == offsetof(struct rcut_config, gpwrap_lag) ||
+	       o->off == offsetof(struct rcut_config, store_buffer_delay_ns);
+}
+
 /* The argument of row i, or "" if the command leaves it out. */
 static void one_row(const struct rcut_config *cfg, int i, long ncpus, char *buf,
 		    size_t len)
@@ -121,6 +134,8 @@ static void one_row(const struct rcut_config *cfg, int i, long ncpus, char *buf,
 		keep = true; /* the draw keeps what was given */
 	if (cfg->hunt && !cfg->given[i] && strcmp(o->name, "hunt"))
 		keep = false; /* the preset sets it again */
+	if (!cfg->given[i] && flavor_default(o))
+		keep = false; /* the flavor's default comes back by itself */
 	if (o->custom == RCUT_CUSTOM_FLAVOR || o->custom == RCUT_CUSTOM_SEED)
 		keep = true;
 	if (o->custom == RCUT_CUSTOM_VERBOSE) {

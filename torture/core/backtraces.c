@@ -64,6 +64,7 @@ static void bt_handler(int sig)
 
 void torture_watchdog_init(void)
 {
+	static struct rcut_bt warm; /* static: main thread only, large */
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
@@ -71,6 +72,13 @@ void torture_watchdog_init(void)
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(BT_SIGNAL, &sa, NULL);
+	/*
+	 * libunwind sets up its state lazily, with its own locks, which
+	 * ThreadSanitizer cannot see (libunwind is not instrumented): a
+	 * first stack walk here, before any thread starts, keeps the
+	 * stalled threads' walks from racing on that set-up.
+	 */
+	rcut_backtrace_capture(&warm, 0);
 }
 
 static int by_tid(const void *a, const void *b)

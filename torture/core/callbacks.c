@@ -5,6 +5,7 @@
  * section counters as witnesses (see struct torture_cb).
  */
 #include "run.h"
+#include "cborder.h"
 
 #include <stddef.h>
 
@@ -97,15 +98,23 @@ static void cb_invoke(struct rcut_head *rh)
 		return;
 	}
 	check_witnesses(cb, age);
+	torture_cborder_invoke(run, cb); /* before fn posts it again */
+	torture_overtaken_cb(run, cb->posted_ns);
 	if (cb->cpu >= 0)
 		torture_cpu_callback_posted(&run->cpus, cb->cpu, -1);
 	cb->fn(cb);
 	/*
 	 * Counted once fn has returned: an aging callback re-posts itself
 	 * from fn, and counting before would show nothing in flight for a
-	 * moment, so the final barrier could stop one stage early.
+	 * moment, so the final barrier could stop one stage early.  A
+	 * release: the shutdown frees the callbacks once it reads none in
+	 * flight (torture_cbs_in_flight), after this invocation's last use
+	 * of cb (ThreadSanitizer saw the barrier test's freed under a
+	 * relaxed count: the flavor's own barrier, in an uninstrumented
+	 * library, orders nothing it can see).
 	 */
-	counter_inc(&run->counters.cbs_invoked);
+	atomic_fetch_add_explicit(&run->counters.cbs_invoked, 1,
+				  memory_order_release);
 }
 
 /*
@@ -177,6 +186,7 @@ void torture_cb_post(struct torture_run *run, struct torture_cb *cb,
 				      memory_order_relaxed);
 	}
 	take_witnesses(run, cb);
+	torture_cborder_post(run, cb);
 	gen = ((atomic_load(&cb->stamp) >> TORTURE_CB_STAMP_SHIFT) + 1) &
 	      0xffff;
 	stamp = gen << TORTURE_CB_STAMP_SHIFT;

@@ -58,6 +58,9 @@ struct torture_cb {
 	_Atomic uint64_t cpu_offlines;
 	int nwitness;
 	struct torture_witness witness[TORTURE_CB_WITNESSES];
+	/* The harness thread that posted it and its post's number there. */
+	struct torture_thread *order_by;
+	uint32_t order_n, order_key; /* cborder.c */
 };
 
 /*

@@ -50,6 +50,8 @@ struct torture_counters {
 	_Atomic uint64_t floods;     /* callback floods completed */
 	/* Call-queue toggles: to a percpu/perthread layout, back to global. */
 	_Atomic uint64_t nocb_offloads, nocb_deoffloads;
+	/* --store-buffer-model arm: section loads made late (late_loads.c). */
+	_Atomic uint64_t late_loads;
 };
 
 #endif /* TORTURE_CORE_COUNTERS_H */

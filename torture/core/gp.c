@@ -284,23 +284,58 @@ void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
 	torture_lostcb_gp_done(run, start);
 }
 
+/* Whether the cookies taken (plain, full) poll as done; fails the run if so. */
+static bool cookie_polled_done(struct torture_run *run, bool plain,
+			       unsigned long cookie,
+			       bool (*poll_full)(const struct rcut_gp_full *),
+			       const struct rcut_gp_full *c)
+{
+	if (plain && run->flavor->poll_gp_state(cookie)) {
+		torture_failure(
+			run, "cookie check",
+			"a cookie (%lu) taken inside a read-side section polled as done before the section ended",
+			cookie);
+		return true;
+	}
+	if (poll_full && poll_full(c)) {
+		torture_failure(
+			run, "cookie check",
+			"a full cookie (%lu %lu %lu) taken inside a read-side section polled as done before the section ended",
+			c->word[0], c->word[1], c->word[2]);
+		return true;
+	}
+	return false;
+}
+
 /*
  * The kernel's cookie checks 1 and 5: a cookie taken inside a read-side
  * section must not poll as done before the section ends, since the
- * grace period it names must wait for this reader.
+ * grace period it names must wait for this reader.  One check in
+ * COOKIE_REPOLL_ODDS keeps the section open and polls COOKIE_REPOLLS more
+ * times, a random spin below --gp-poll-wi apart: the grace period in
+ * progress at the cookie, then the next, have time to end there, and a
+ * flavor whose poll lets them end under its caller (a poll counted as a
+ * quiescent state) shows a done cookie at the next poll.
  */
-void torture_gp_cookie_check(struct torture_run *run)
+#define COOKIE_REPOLL_ODDS 4
+#define COOKIE_REPOLLS 3
+
+void torture_gp_cookie_check(struct torture_run *run, struct torture_rand *r)
 {
 	const struct rcut_flavor *f = run->flavor;
 	bool (*poll_full)(const struct rcut_gp_full *) =
 		RCUT_FLAVOR_V3(f, poll_gp_state_full);
 	struct rcut_gp_full c;
 	unsigned long cookie = 0;
-	bool plain = f->get_gp_state && f->poll_gp_state, early = false;
-	int idx;
+	bool plain = f->get_gp_state && f->poll_gp_state;
+	int polls = 1, idx;
 
 	if (!plain && !(poll_full && f->get_gp_state_full))
 		return;
+	if (!f->get_gp_state_full)
+		poll_full = NULL;
+	if (torture_random(r) % COOKIE_REPOLL_ODDS == 0)
+		polls += COOKIE_REPOLLS;
 	if (f->thread_online)
 		f->thread_online();
 	idx = f->read_lock();
@@ -308,18 +343,13 @@ void torture_gp_cookie_check(struct torture_run *run)
 		cookie = f->get_gp_state();
 	if (poll_full)
 		f->get_gp_state_full(&c);
-	if (plain && f->poll_gp_state(cookie)) {
-		torture_failure(
-			run, "cookie check",
-			"a cookie (%lu) taken inside a read-side section polled as done before the section ended",
-			cookie);
-		early = true;
+	for (int i = 0; i < polls; i++) {
+		if (i)
+			torture_spin_ns(run, torture_random(r) %
+						     run->cfg->gp_poll_wi_ns);
+		if (cookie_polled_done(run, plain, cookie, poll_full, &c))
+			break;
 	}
-	if (!early && poll_full && poll_full(&c))
-		torture_failure(
-			run, "cookie check",
-			"a full cookie (%lu %lu %lu) taken inside a read-side section polled as done before the section ended",
-			c.word[0], c.word[1], c.word[2]);
 	f->read_unlock(idx);
 	if (f->thread_offline)
 		f->thread_offline();

@@ -30,9 +30,10 @@ void torture_gp_wait(struct torture_run *run, struct torture_rand *r,
 
 /*
  * Take a cookie (plain and full, as the flavor has them) inside a
- * read-side section and fail the run if it polls as done there.
+ * read-side section and fail the run if it polls as done there, at once
+ * or (sometimes, r draws) at later polls in the same section.
  */
-void torture_gp_cookie_check(struct torture_run *run);
+void torture_gp_cookie_check(struct torture_run *run, struct torture_rand *r);
 
 /*
  * --exp-gp-bound at the end of the run: nine in ten or more of the

@@ -32,7 +32,14 @@ void torture_legality_report(struct torture_run *run, FILE *out)
 	struct torture_legality *l = &run->legality;
 	const char *name = run->flavor->name;
 
-	if (c->reader_cbs)
+	if (c->reader_cbs && run->updown)
+		fprintf(out,
+			"%s-torture: reader-cbs: %llu callbacks posted inside read-side sections, %llu of them inside up/down sections\n",
+			name,
+			(unsigned long long)(atomic_load(&l->reader_posts) +
+					     atomic_load(&l->updown_posts)),
+			(unsigned long long)atomic_load(&l->updown_posts));
+	else if (c->reader_cbs)
 		fprintf(out,
 			"%s-torture: reader-cbs: %llu callbacks posted inside read-side sections\n",
 			name,

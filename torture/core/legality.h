@@ -29,9 +29,11 @@ struct torture_legal_cb {
 
 struct torture_legality {
 	struct torture_legal_cb *reader_cbs; /* --reader-cbs: one per reader */
+	struct torture_legal_cb updown_cb;   /* ... and the up/down readers' */
 	struct torture_legal_cb offline_cb;  /* --onoff-call */
 	struct torture_legal_cb barrier_cb;  /* --illegal-barrier's callback */
 	_Atomic uint64_t reader_posts;	     /* call() inside a section */
+	_Atomic uint64_t updown_posts;	     /* ... inside an up/down one */
 	_Atomic uint64_t offline_posts, offline_leaks;
 	_Atomic uint64_t illegal_tries, illegal_reported; /* by the flavor */
 };

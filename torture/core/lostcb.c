@@ -179,4 +179,7 @@ void torture_lostcb_check(struct torture_run *run)
 			check_one(run, &run->pool.elem[i].cb[k], &b);
 	for (long i = 0; run->barrier.cbs && i < run->cfg->n_barrier_cbs; i++)
 		check_one(run, &run->barrier.cbs[i], &b);
+	for (long i = 0; run->legality.reader_cbs && i < run->nreaders; i++)
+		check_one(run, &run->legality.reader_cbs[i].cb, &b);
+	check_one(run, &run->legality.updown_cb.cb, &b);
 }

@@ -4,9 +4,11 @@
  * that began later cannot be done long before one that began earlier:
  * the earlier one needs no more readers to finish (a cookie taken
  * earlier is done no later), and implementations serve their waiters
- * about in order.  One still blocked half of --stall-timeout after it
- * began, while TORTURE_OVERTAKEN_MIN later ones returned, was not
- * woken (the watchdog applies the time bound).
+ * about in order.  A callback posted after the wait began and invoked
+ * says the same: a grace period that began after the wait has ended.
+ * One still blocked half of --stall-timeout after it began, while
+ * TORTURE_OVERTAKEN_MIN later waits or callbacks completed, was not woken
+ * (the watchdog applies the time bound).
  */
 #include "overtaken.h"
 #include "run.h"
@@ -32,16 +34,27 @@ static bool is_gp_wait(const char *op)
 	return false;
 }
 
-void torture_overtaken_done(struct torture_run *run, const char *op,
-			    uint64_t since_ns)
+/* Something that began at since_ns waited out a grace period. */
+static void completed(struct torture_run *run, uint64_t since_ns)
 {
 	struct torture_overtaken *o = &run->overtaken;
 	unsigned int i;
 
-	if (!is_gp_wait(op) || !since_ns)
-		return;
 	i = atomic_fetch_add(&o->next, 1) % TORTURE_OVERTAKEN_RING;
 	atomic_store(&o->start_ns[i], since_ns);
+}
+
+void torture_overtaken_done(struct torture_run *run, const char *op,
+			    uint64_t since_ns)
+{
+	if (is_gp_wait(op) && since_ns)
+		completed(run, since_ns);
+}
+
+void torture_overtaken_cb(struct torture_run *run, uint64_t posted_ns)
+{
+	if (run->cfg->hunt)
+		completed(run, posted_ns);
 }
 
 int torture_overtaken_count(struct torture_run *run, const char *op,

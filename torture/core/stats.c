@@ -126,6 +126,7 @@ static void snapshot_storebuf(struct torture_run *run, struct rcut_snapshot *s)
 	s->sb_membarrier_drains = st.membarrier_drains;
 	s->sb_aged = st.aged;
 	s->sb_max_age_ns = st.max_age_ns;
+	s->sb_late_loads = LOAD(run->counters.late_loads);
 }
 
 /* The per-thread histograms, summed over the thread table. */

@@ -53,6 +53,9 @@ struct torture_thread {
 	void *_Atomic irq_bad_elem;
 	bool irq_reported;
 	uint64_t irq_rand; /* the handler's random stream */
+	/* Callback order (cborder.c): posts numbered, the newest invoked. */
+	_Atomic uint64_t cb_posts;
+	_Atomic uint64_t cb_invoked_last;
 };
 
 /*

@@ -107,8 +107,8 @@ static void rank(struct stuck *list, int n, uint64_t timeout,
 /*
  * --hunt: whether t, stuck in a grace-period wait for half the timeout
  * (the caller checks), has been overtaken by TORTURE_OVERTAKEN_MIN
- * grace-period waits that began after it and returned (overtaken.h): a
- * lost wakeup, a stall now rather than at the timeout.  Says so at the
+ * grace-period waits or callbacks that began after it and completed
+ * (overtaken.h): a lost wakeup, a stall now rather than at the timeout.  Says so at the
  * end of what.  Not after a quarter of the timeout: a correct flavor's
  * expedited waiter starved on its unfair mutex (the catalogue's qsbr
  * base) was overtaken by 15 waits in 2.7 s at a load average of 37.
@@ -129,9 +129,10 @@ static bool overtaken(struct torture_run *run, struct torture_thread *t,
 	if (later < TORTURE_OVERTAKEN_MIN)
 		return false;
 	used = strlen(what);
-	snprintf(what + used, len - used,
-		 ", while %d%s grace-period waits that began after it returned",
-		 later, later == TORTURE_OVERTAKEN_RING ? " or more" : "");
+	snprintf(
+		what + used, len - used,
+		", while %d%s grace-period waits or callbacks that began after it completed",
+		later, later == TORTURE_OVERTAKEN_RING ? " or more" : "");
 	return true;
 }
 

@@ -10,6 +10,7 @@
 #include "../core/gp.h"
 #include "../config/options_table.h"
 #include "../util/parse.h"
+#include "../threads/threads.h"
 #include "../../flavors/registry.h"
 
 #include <stdarg.h>
@@ -360,11 +361,37 @@ static void draw_callmode(struct draw *d)
 	item(d, "call", "%s", rcut_call_mode_names[c->call_mode]);
 }
 
+/*
+ * Callbacks posted from inside read-side sections (--reader-cbs), for a
+ * flavor whose call() may be made there: one section in 10, 100 or 1000
+ * (a call() parked inside a section shows only when readers post);
+ * a quarter of the runs off, --hunt never.  Drawn last, so that adding
+ * it left every earlier pick of a seed as it was.
+ */
+static void draw_reader_cbs(struct draw *d)
+{
+	static const char *const opts[] = { "reader-cbs", NULL };
+	static const long every[] = { 10, 100, 1000 };
+	struct rcut_config *c = d->cfg;
+	bool off = one_in(d, 4) && !c->hunt;
+	long rate = every[pick(d, 3)];
+
+	if (!torture_reader_cbs_possible(d->run->flavor) ||
+	    given(d, "readercbs", opts))
+		return;
+	c->reader_cbs = off ? 0 : rate;
+	if (c->reader_cbs)
+		item(d, "readercbs", "%ld", c->reader_cbs);
+	else
+		item(d, "readercbs", "off");
+}
+
 /* The threads' features of an earlier draw, kept as they were. */
 static void keep_threads(struct draw *d, const struct torture_swarm *first)
 {
-	static const char *const keys[] = { "onoff",   "floods", "barrier",
-					    "stutter", "gpwrap", "call" };
+	static const char *const keys[] = { "onoff",	"floods", "barrier",
+					    "stutter",	"gpwrap", "call",
+					    "readercbs" };
 
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 		for (int i = 0; i < first->n; i++)
@@ -376,7 +403,7 @@ static void keep_threads(struct draw *d, const struct torture_swarm *first)
 static void draw_text(struct torture_swarm *sw)
 {
 	static const char *const fixed =
-		" onoff floods barrier stutter gpwrap call ";
+		" onoff floods barrier stutter gpwrap call readercbs ";
 	size_t used = 0, lused = 0;
 	char key[SWARM_VALUE_LEN + 2];
 
@@ -423,6 +450,7 @@ void torture_swarm_draw(struct torture_swarm *sw, struct rcut_config *cfg,
 	draw_gpwrap(&d);
 	draw_autorace(&d);
 	draw_callmode(&d);
+	draw_reader_cbs(&d);
 	draw_text(sw);
 	set_switches(run, &d.sw_on);
 }

@@ -65,6 +65,25 @@ void torture_reader_section_post(struct torture_thread *t)
 	atomic_fetch_add(&l->reader_posts, 1);
 }
 
+/*
+ * The same from an up/down section (--n-up-down): the down thread, right
+ * after its down_read, one section in --reader-cbs.  The section may end
+ * on the up thread before or after the callback runs.
+ */
+void torture_updown_section_post(struct torture_thread *t)
+{
+	struct torture_run *run = t->run;
+	struct torture_legality *l = &run->legality;
+
+	if (!l->reader_cbs || atomic_load(&l->updown_cb.busy) ||
+	    torture_random(&t->rand) % (uint64_t)run->cfg->reader_cbs)
+		return;
+	torture_op_begin_on_cpu("call() inside an up/down section");
+	legal_post(run, &l->updown_cb, "up/down reader", legal_cb_done);
+	torture_op_end();
+	atomic_fetch_add(&l->updown_posts, 1);
+}
+
 bool torture_reader_cbs_possible(const struct rcut_flavor *f)
 {
 	return f->call && !(f->caps & RCUT_CAP_CALL_MAY_BLOCK);

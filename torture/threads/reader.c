@@ -26,6 +26,9 @@
 #define LONGER_ODDS 16
 #define LONGER_MAX_NS 300000ULL
 
+/* One classic read in this many extends its section after its holds. */
+#define EXTEND_ODDS 32
+
 /* A tight read's in-section spin: this many pauses at most (~1-25 us). */
 #define TIGHT_SPIN_MAX 512
 
@@ -35,6 +38,7 @@ struct read_state {
 	uint64_t delay_ns;
 	bool blocked;
 	bool tight;
+	int nsegs; /* segments of an extended read (in segs), else 0 */
 };
 
 /*
@@ -262,12 +266,13 @@ bool torture_one_read(struct torture_thread *t)
 {
 	const struct rcut_flavor *f = t->run->flavor;
 	struct read_state rs = { .nesting = 1 };
+	struct torture_seg segs[TORTURE_MAX_SEGS]; /* written only to extend */
 	int idx[MAX_NESTING];
 	struct torture_elem *p;
 	unsigned long started, completed;
 	uint64_t preempted;
 	bool watch;
-	int pipe = 0;
+	int pipe = 0, late;
 
 	if (t->run->cfg->extendables)
 		return torture_one_read_segments(t);
@@ -291,13 +296,22 @@ bool torture_one_read(struct torture_thread *t)
 	if (p) {
 		hold_element(t, &rs, p, preempted);
 		torture_reader_section_post(t);
+		/*
+		 * As the kernel's reads do, go on in the same section and
+		 * check the element read first at the end: a nested lock
+		 * that counts the section as new, or a nested unlock that
+		 * ends it, lets a grace period end under that element.
+		 */
+		if (!rs.tight && torture_random(&t->rand) % EXTEND_ODDS == 0)
+			rs.nsegs = torture_read_extend(t, segs);
 		pipe = atomic_load_explicit(&p->pipe_count,
 					    memory_order_relaxed);
 	}
 	completed = gp_seq(f);
 	section_mark(t);
-	for (int i = rs.nesting - 1; i >= 0; i--)
+	for (int i = rs.nesting - 1; i > 0; i--)
 		f->read_unlock(idx[i]);
+	late = torture_late_unlock(t, p, idx[0]);
 	if (!p)
 		return false;
 
@@ -308,14 +322,26 @@ bool torture_one_read(struct torture_thread *t)
 		counter_inc_owned(&t->batch[rcut_hist_slot(
 			gp_diff(f, completed, started), RCUT_HIST_LEN)]);
 	counter_inc_owned(&t->reads);
+	if (pipe > 1 && rs.nsegs)
+		torture_read_extend_failed(t, segs, rs.nsegs);
 	if (pipe > 1)
 		torture_failure(
 			t->run, "too-short grace period",
-			"%s %d saw element %p at pipe stage %d (nesting %d, in-section delay %llu us%s%s, GP sequence %lu..%lu)",
+			"%s %d saw element %p at pipe stage %d (nesting %d, in-section delay %llu us%s%s%s, GP sequence %lu..%lu)",
 			t->kind, t->id, (void *)p, pipe, rs.nesting,
 			(unsigned long long)(rs.delay_ns / 1000),
 			rs.blocked ? ", blocked in the section" : "",
-			rs.tight ? ", a tight read" : "", started, completed);
+			rs.tight ? ", a tight read" : "",
+			rs.nsegs ?
+				", extended after its holds: the reader segments are printed at the end" :
+				"",
+			started, completed);
+	else if (late > 1)
+		torture_failure(
+			t->run, "too-short grace period",
+			"%s %d saw element %p at pipe stage %d in a load that passed its read_unlock()'s store (--store-buffer-model arm: nothing orders the section's loads before that store; nesting %d, GP sequence %lu..%lu)",
+			t->kind, t->id, (void *)p, late, rs.nesting, started,
+			completed);
 	return true;
 }
 

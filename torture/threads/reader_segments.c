@@ -34,6 +34,7 @@
 #define MAX_LOOPS 7 /* the kernel's RCUTORTURE_RDR_MAX_LOOPS */
 #define SEG_DELAY_MAX_NS 100000ULL
 #define SEG_SLEEP_NS 100000ULL
+#define EXTEND_MAX 6 /* a classic read's extension: 2 to this many */
 
 /* A reader's section in progress: its kinds and read_lock indexes. */
 struct seg_reader {
@@ -173,6 +174,42 @@ static void seg_account(struct torture_thread *t, struct torture_elem *p,
 			t->run, "too-short grace period",
 			"%s %d saw element %p at pipe stage %d in a section of %d segments (the reader segments are printed at the end)",
 			t->kind, t->id, (void *)p, pipe, n);
+}
+
+int torture_read_extend(struct torture_thread *t, struct torture_seg *segs)
+{
+	struct seg_reader r = { .t = t, .state = SEG_RCU_1 };
+	int max = seg_max(t->run);
+	int n = 0,
+	    loops = 2 + (int)(torture_random(&t->rand) % (EXTEND_MAX - 1));
+
+	segs[n++] = (struct torture_seg){ .state = SEG_RCU_1 };
+	for (int j = 0; j < loops; j++) {
+		uint64_t rnd = torture_random(&t->rand);
+		/*
+		 * The nested section comes and goes at every segment (a
+		 * grace period in a two-flip design must see two nested
+		 * locks to end under a lock that re-reads the phase); a
+		 * delay or a preemption point between gives the grace
+		 * period time to move; a signal-masked stretch now and
+		 * then if --extendables asks for them.
+		 */
+		int state = SEG_RCU_1 | (j % 2 ? 0 : SEG_RCU_2) |
+			    ((rnd >> 8) & 7 ? 0 : SEG_DELAY) |
+			    (rnd & 2 ? 0 : SEG_PREEMPT) |
+			    ((rnd >> 3) & 3 ? 0 : SEG_SIGMASK);
+
+		seg_change(&r, state & (max | SEG_DELAY | SEG_PREEMPT),
+			   &segs[n++]);
+	}
+	seg_change(&r, SEG_RCU_1, NULL); /* the outer section stays */
+	return n;
+}
+
+void torture_read_extend_failed(struct torture_thread *t,
+				const struct torture_seg *segs, int n)
+{
+	seg_record(t, segs, n, true);
 }
 
 bool torture_one_read_segments(struct torture_thread *t)

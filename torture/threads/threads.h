@@ -17,8 +17,28 @@ void torture_read_exit(struct torture_thread *t);
 bool torture_one_read(struct torture_thread *t);
 /* The same built from --extendables' random segments (reader_segments.c). */
 bool torture_one_read_segments(struct torture_thread *t);
+/*
+ * The kernel's rcu_torture_one_read_extend() for a classic read that holds
+ * its element in its outer section: 1 to 4 more segments in that section
+ * (a nested section coming and going where sections nest, a delay, a
+ * preemption point, and the kinds --extendables asks for), then the outer
+ * section alone again; the caller checks the element it read first.
+ * Returns the segments written to segs, the read's own first.
+ */
+int torture_read_extend(struct torture_thread *t, struct torture_seg *segs);
+/* Keep a failed extended read's segments for the report. */
+void torture_read_extend_failed(struct torture_thread *t,
+				const struct torture_seg *segs, int n);
 /* The first failing reader's segments, if any, in the kernel's format. */
 void torture_segments_print(struct torture_run *run, FILE *out);
+/*
+ * The outermost read_unlock(idx) of a section that read p; under
+ * --store-buffer-model arm, sometimes with p's pipe stage loaded again
+ * late, inside an unlock store nothing ordered after the section's loads
+ * (late_loads.c): that stage, or -1 when no such load was made.
+ */
+int torture_late_unlock(struct torture_thread *t, struct torture_elem *p,
+			int idx);
 /* rtmbe: p must still be in use while a reader holds it (reader.c). */
 void torture_read_check_in_use(struct torture_thread *t, struct torture_elem *p,
 			       const char *when);
@@ -61,6 +81,7 @@ void torture_object_debug(struct torture_thread *t);
  */
 bool torture_reader_cbs_possible(const struct rcut_flavor *f);
 void torture_reader_section_post(struct torture_thread *t);
+void torture_updown_section_post(struct torture_thread *t);
 void torture_onoff_call(struct torture_run *run, int cpu);
 bool torture_illegal_barrier_possible(const struct rcut_flavor *f);
 void torture_illegal_barrier(struct torture_thread *t);

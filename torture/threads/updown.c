@@ -95,6 +95,7 @@ static bool begin_one(struct torture_thread *t, struct updown_slot *s)
 	s->since_ns = torture_now_ns();
 	s->until_ns =
 		s->since_ns + torture_random(&t->rand) % UPDOWN_HOLD_MAX_NS;
+	torture_updown_section_post(t);
 	counter_inc(&run->counters.updown_downs);
 	atomic_store_explicit(&s->state, SLOT_HELD, memory_order_release);
 	return true;

@@ -59,7 +59,7 @@ void torture_writer(struct torture_thread *t)
 			continue;
 		/* Stage 1: removed from readers' view. */
 		torture_elem_age(run, old);
-		torture_gp_cookie_check(run); /* readers block polled GPs */
+		torture_gp_cookie_check(run, &t->rand); /* readers block polled GPs */
 		kind = torture_gp_pick(run, &t->rand, true);
 		counter_inc(&run->counters.writer_gps[kind]);
 		if (kind == RCUT_GP_NORMAL) {
