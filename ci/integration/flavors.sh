@@ -157,6 +157,19 @@ t_lost_callbacks_fail() {
 	(($(report_field Callbacks lost) > 0)) || die "no lost callbacks counted"
 }
 
+# Issue 45 item 1: callbacks the flavor invokes after the report (its
+# cleanup delivers the ones it held back) find the harness's memory
+# still there and are ignored: before, the thread table was freed at the
+# end of the round and the ASan build read it (heap-use-after-free in the
+# witness check of the callback's re-post); ThreadSanitizer once saw a
+# liburcu worker's barrier callback against the barrier test's free.
+t_callbacks_after_the_report_are_ignored() {
+	run --flavor busted-cb busted-cb.fault=late --duration 2 --stat-interval 0
+	expect_status 1
+	expect_out 'Failed check: lost callbacks: .* [0-9]+ callbacks were never invoked by the final barrier'
+	tail -n 1 "$OUT" | grep -q -- '--- End of test: FAILURE: ' || die "output after the End line: $(tail -n 2 "$OUT")"
+}
+
 # Issue 13 item 13: a lost callback is a FAILURE within a few grace
 # periods of the barrier that proves it lost, not a STALL at
 # --stall-timeout (before, this run ended STALL, exit 4, after 30 s).

@@ -3,7 +3,9 @@
  * busted-cb: liburcu's urcu-memb with a broken call(), a negative control
  * for the harness's callback accounting.  One callback in busted-cb.every
  * is invoked before any grace period (fault=early), invoked twice
- * (fault=twice) or never invoked (fault=lose).  Every run must FAIL.
+ * (fault=twice), never invoked (fault=lose) or held back until the
+ * flavor's cleanup, after the report (fault=late: the harness must not
+ * have freed what such a callback uses).  Every run must FAIL.
  */
 #define _LGPL_SOURCE
 #include <urcu/urcu-memb.h>
@@ -12,15 +14,18 @@
 #include "../registry.h"
 #include "../urcu/urcu_adapter.h"
 
-enum { FAULT_EARLY, FAULT_TWICE, FAULT_LOSE };
+#include <pthread.h>
 
-static const char *const fault_names[] = { "early", "twice", "lose", NULL };
+enum { FAULT_EARLY, FAULT_TWICE, FAULT_LOSE, FAULT_LATE };
+
+static const char *const fault_names[] = { "early", "twice", "lose", "late",
+					   NULL };
 static long fault = FAULT_EARLY;
 static long every = 16;
 static atomic_ulong ncalls;
 
 static const struct rcut_param busted_cb_params[] = {
-	{ "fault", "how call() is broken: early, twice or lose",
+	{ "fault", "how call() is broken: early, twice, lose or late",
 	  RCUT_PARAM_ENUM, 0, 0, fault_names, &fault },
 	{ "every", "break one callback in this many", RCUT_PARAM_INT, 1,
 	  1000000, NULL, &every },
@@ -35,6 +40,26 @@ static void invoke_twice(struct rcu_head *h)
 
 	func(rh);
 	func(rh);
+}
+
+/* fault=late: the held-back callbacks, invoked at cleanup. */
+static pthread_mutex_t late_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rcut_head *late_heads;
+
+static void busted_cb_cleanup(void)
+{
+	struct rcut_head *h;
+
+	pthread_mutex_lock(&late_lock);
+	h = late_heads;
+	late_heads = NULL;
+	pthread_mutex_unlock(&late_lock);
+	while (h) {
+		struct rcut_head *next = h->flavor_priv[0];
+
+		h->func(h);
+		h = next;
+	}
 }
 
 static void busted_cb_call(struct rcut_head *head,
@@ -55,6 +80,12 @@ static void busted_cb_call(struct rcut_head *head,
 		break;
 	case FAULT_LOSE:
 		break;
+	case FAULT_LATE:
+		pthread_mutex_lock(&late_lock);
+		head->flavor_priv[0] = late_heads;
+		late_heads = head;
+		pthread_mutex_unlock(&late_lock);
+		break;
 	}
 }
 
@@ -69,4 +100,5 @@ const struct rcut_flavor rcut_flavor_busted_cb = {
 		RCUT_CAP_EXP_IS_SYNC | RCUT_CAP_READ_SIGNAL_SAFE,
 	.params = busted_cb_params,
 	.call = busted_cb_call,
+	.cleanup = busted_cb_cleanup,
 };

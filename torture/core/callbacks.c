@@ -84,6 +84,9 @@ static void cb_invoke(struct rcut_head *rh)
 	int expected = TORTURE_CB_POSTED;
 	struct torture_run *run = cb->run;
 
+	/* After the report (torture_cbs_settled()), nothing to check. */
+	if (atomic_load_explicit(&run->cbs_closed, memory_order_relaxed))
+		return;
 	/* A callback reported lost that comes late is let through. */
 	if (!atomic_compare_exchange_strong(&cb->state, &expected,
 					    TORTURE_CB_IDLE) &&
@@ -220,4 +223,15 @@ int64_t torture_cbs_in_flight(struct torture_run *run)
 {
 	return (int64_t)(atomic_load(&run->counters.cbs_posted) -
 			 atomic_load(&run->counters.cbs_invoked));
+}
+
+void torture_cbs_close(struct torture_run *run)
+{
+	atomic_store(&run->cbs_closed, true);
+}
+
+/* The acquire load pairs with cb_invoke()'s release count. */
+bool torture_cbs_settled(struct torture_run *run)
+{
+	return torture_cbs_in_flight(run) <= 0;
 }

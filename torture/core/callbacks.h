@@ -89,5 +89,15 @@ void torture_cb_post(struct torture_run *run, struct torture_cb *cb,
 bool torture_cb_post_again(struct torture_run *run, struct torture_cb *cb);
 /* Callbacks posted and not (yet) invoked. */
 int64_t torture_cbs_in_flight(struct torture_run *run);
+/*
+ * Whether what callbacks use (their heads, the thread table and the
+ * reader table their checks read) may be freed: none is in flight, and
+ * every invocation's last use happens before the caller's free.  Lost
+ * callbacks, or a barrier that returned early, may still be invoked
+ * after the report: their memory is then left to the process's exit.
+ */
+bool torture_cbs_settled(struct torture_run *run);
+/* The report is out: callbacks invoked from now on are ignored. */
+void torture_cbs_close(struct torture_run *run);
 
 #endif /* TORTURE_CORE_CALLBACKS_H */

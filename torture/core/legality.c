@@ -20,7 +20,7 @@ int torture_legality_init(struct torture_run *run, int nreaders)
  */
 void torture_legality_cleanup(struct torture_run *run)
 {
-	if (torture_cbs_in_flight(run) > 0)
+	if (!torture_cbs_settled(run))
 		return;
 	free(run->legality.reader_cbs);
 	run->legality.reader_cbs = NULL;

@@ -204,11 +204,16 @@ int lifecycle_table(struct torture_run *run, int cap)
 	return 0;
 }
 
-/* The round is over: its table goes (the readers' view of it too). */
+/*
+ * The round is over: its table goes (the readers' view of it too),
+ * unless callbacks may still be invoked: their checks read it.
+ */
 static void table_free(struct torture_run *run)
 {
 	struct torture_threads *th = &run->threads;
 
+	if (!torture_cbs_settled(run))
+		return;
 	free(th->t);
 	th->t = NULL;
 	th->n = th->cap = 0;

@@ -105,6 +105,8 @@ struct torture_run {
 	atomic_bool stutter_paused;    /* the stutter pauses the test */
 	_Atomic unsigned int stutter_pauses; /* pause starts and ends so far */
 	_Atomic unsigned int witness_scan;   /* callbacks.c: rotating start */
+	/* The report is out: a callback invoked now is ignored. */
+	atomic_bool cbs_closed;
 	void *test_state; /* the test's own (struct scale_state, ...) */
 	/* Lines every tight reader stores to: they bounce between cores. */
 	struct torture_stuff_line {

@@ -720,6 +720,7 @@ static int final_report(struct torture_run *run, bool stalled_run, bool drained)
 		print_repro(run, &repro);
 	print_params(run, end_of_test[status]);
 	write_json(run, status, rcut_exit_name(status), &s, &repro);
+	torture_cbs_close(run);
 	return status;
 }
 
@@ -746,15 +747,22 @@ static int hurry_report(struct torture_run *run)
 	return final_report(run, false, false);
 }
 
+/*
+ * The reader table (callback witnesses), the barrier test's and up/down
+ * readers' callbacks stay while callbacks may still be invoked (TSan saw
+ * a barrier callback's witness check against the barrier's free).
+ */
 static void cleanup(struct torture_run *run)
 {
-	free(run->threads.readers);
-	run->threads.readers = NULL;
-	run->threads.nreaders = 0;
+	if (torture_cbs_settled(run)) {
+		free(run->threads.readers);
+		run->threads.readers = NULL;
+		run->threads.nreaders = 0;
+		torture_barrier_cleanup(run);
+		torture_updown_cleanup(run);
+	}
 	torture_mbchk_cleanup(run);
-	torture_barrier_cleanup(run);
 	torture_legality_cleanup(run);
-	torture_updown_cleanup(run);
 	if (run->test_state && state(run)->parsed)
 		run->cfg = state(run)->parsed;
 	free(run->test_state);
