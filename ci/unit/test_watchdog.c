@@ -7,10 +7,18 @@
  * call it is in; a thread that makes progress, or has exited, is not; an
  * aging callback not invoked for the timeout is a stall.  Of several
  * stuck, the one stuck the longest is the cause.  The thread table
- * holds no real threads: the watchdog only reads their counters.
+ * holds no real threads (the watchdog only reads their counters), except
+ * in the tests of the wait for a CPU, which need the kernel's account of
+ * a real thread.
  */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -182,6 +190,138 @@ static void callback_not_invoked_is_a_stall(void **state)
 		&run.pool, UINT64_MAX / 2, TIMEOUT_NS, what, sizeof(what)));
 }
 
+/*
+ * A real thread for thr[1]: spinning (runnable) at nice 19 on one CPU
+ * beside two spinning threads at nice 0 (it gets about 1 % of that CPU,
+ * so nearly all its time is a wait for it), or blocked in a read.
+ */
+struct cpu_wait_rig {
+	pthread_t victim, hogs[2];
+	int wake[2]; /* the sleeping victim blocks reading wake[0] */
+	atomic_bool stop, spin;
+	_Atomic pid_t victim_tid;
+	cpu_set_t cpu;
+};
+
+static struct cpu_wait_rig rig;
+
+static void *hog_main(void *arg)
+{
+	(void)arg;
+	pthread_setaffinity_np(pthread_self(), sizeof(rig.cpu), &rig.cpu);
+	while (!atomic_load(&rig.stop))
+		;
+	return NULL;
+}
+
+static void *victim_main(void *arg)
+{
+	(void)arg;
+	pthread_setaffinity_np(pthread_self(), sizeof(rig.cpu), &rig.cpu);
+	setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
+	atomic_store(&rig.victim_tid, gettid());
+	if (atomic_load(&rig.spin)) {
+		while (!atomic_load(&rig.stop))
+			;
+	} else {
+		char c;
+
+		while (read(rig.wake[0], &c, 1) < 0)
+			;
+	}
+	return NULL;
+}
+
+/* thr[1] is the victim, spinning or not; false if schedstat is missing. */
+static bool rig_start(bool spin)
+{
+	char path[64];
+	cpu_set_t all;
+
+	CPU_ZERO(&rig.cpu);
+	sched_getaffinity(0, sizeof(all), &all);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &all)) {
+			CPU_SET(c, &rig.cpu);
+			break;
+		}
+	atomic_store(&rig.stop, false);
+	atomic_store(&rig.spin, spin);
+	atomic_store(&rig.victim_tid, 0);
+	assert_int_equal(pipe(rig.wake), 0);
+	assert_int_equal(pthread_create(&rig.victim, NULL, victim_main, NULL),
+			 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(
+			pthread_create(&rig.hogs[i], NULL, hog_main, NULL), 0);
+	while (!atomic_load(&rig.victim_tid))
+		torture_nap_ns(1000000);
+	atomic_store(&thr[1].os_tid, atomic_load(&rig.victim_tid));
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat",
+		 (int)atomic_load(&rig.victim_tid));
+	return access(path, R_OK) == 0;
+}
+
+static void rig_stop(void)
+{
+	atomic_store(&rig.stop, true);
+	assert_int_equal(write(rig.wake[1], "x", 1), 1);
+	pthread_join(rig.victim, NULL);
+	close(rig.wake[0]);
+	close(rig.wake[1]);
+	for (int i = 0; i < 2; i++)
+		pthread_join(rig.hogs[i], NULL);
+}
+
+/* Checks every 20 ms for 'for_ns', the writer getting on: any stall? */
+static bool stall_within(uint64_t for_ns)
+{
+	uint64_t end = torture_now_ns() + for_ns;
+	bool stalled = false;
+
+	while (!stalled && torture_now_ns() < end) {
+		bump(0);
+		stalled = check();
+		torture_nap_ns(20000000);
+	}
+	return stalled;
+}
+
+/*
+ * A reader that waited for a CPU the whole time (issue 45: at load 8.5
+ * one was named a stall's cause) is not charged that wait: three times
+ * the timeout of waiting is no stall.
+ */
+static void wait_for_a_cpu_is_not_charged(void **state)
+{
+	bool have = rig_start(true);
+	bool stalled;
+
+	(void)state;
+	cfg.stall_timeout_ns = 200000000ULL;
+	stalled = have && stall_within(3 * cfg.stall_timeout_ns);
+	rig_stop();
+	if (!have)
+		skip();
+	assert_false(stalled);
+}
+
+/* The same thread asleep (not waiting for a CPU) is a stall. */
+static void asleep_without_progress_is_charged(void **state)
+{
+	bool have = rig_start(false);
+	bool stalled;
+
+	(void)state;
+	cfg.stall_timeout_ns = 200000000ULL;
+	stalled = stall_within(3 * cfg.stall_timeout_ns);
+	rig_stop();
+	if (!have)
+		skip();
+	assert_true(stalled);
+	assert_non_null(strstr(stall.what, "reader 1 made no progress for "));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +336,9 @@ int main(void)
 		cmocka_unit_test_setup(oldest_stuck_operation_is_the_cause,
 				       setup),
 		cmocka_unit_test_setup(thread_that_got_on_is_not_also_waiting,
+				       setup),
+		cmocka_unit_test_setup(wait_for_a_cpu_is_not_charged, setup),
+		cmocka_unit_test_setup(asleep_without_progress_is_charged,
 				       setup),
 	};
 

@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include "run.h"
+#include "../util/task_stat.h"
 
 #include <hwloc.h>
 #include <stdio.h>
@@ -342,19 +343,9 @@ static int offline_abort(struct torture_cpus *c, int cpu, int err)
 /* A thread's scheduler state ('R' runnable or running, 'S', ...), or '?'. */
 static char task_state(pid_t tid)
 {
-	char path[64], buf[512], *close;
-	FILE *f;
-	size_t n;
+	struct task_stat st;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	f = fopen(path, "r");
-	if (!f)
-		return '?';
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	close = strrchr(buf, ')');
-	return close && close[1] == ' ' && close[2] ? close[2] : '?';
+	return task_stat_read(tid, &st) ? st.state : '?';
 }
 
 /*

@@ -37,6 +37,9 @@ struct torture_thread {
 	const char *_Atomic op;
 	_Atomic uint64_t op_since_ns;
 	uint64_t wd_seen, wd_since_ns; /* the watchdog's own bookkeeping */
+	/* Stopped outside a flavor call: the time charged (watchdog.c). */
+	uint64_t wd_charged_ns, wd_look_ns, wd_cpu_ns;
+	bool wd_looked;
 	/* Per-reader histograms, written only by the owning thread. */
 	_Atomic uint64_t pipe[RCUT_HIST_LEN];
 	_Atomic uint64_t batch[RCUT_HIST_LEN];

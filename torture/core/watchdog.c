@@ -2,7 +2,8 @@
 /*
  * The stall watchdog: run from the main thread, which never calls into
  * the flavor, so it notices when the flavor under test hangs.  A thread
- * whose progress counter has not moved for --stall-timeout, or a posted
+ * whose progress counter has not moved for --stall-timeout (outside a
+ * flavor call, not counting the time it waited for a CPU), or a posted
  * callback not invoked for that long, is a stall.  One hang leaves
  * victims behind it (a barrier waits for the grace period a hung
  * synchronize holds up), so the cause named is the operation stuck the
@@ -14,6 +15,7 @@
 #include "watchdog.h"
 #include "lifecycle.h"
 #include "run.h"
+#include "../util/task_stat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,30 +29,74 @@ struct stuck {
 };
 
 /*
+ * Charge t, stopped outside a flavor call, for the time since the last
+ * look: all of it while it is not runnable (asleep: stuck, or held up
+ * by a lock), only the CPU time it used while it is runnable, which is
+ * when the machine may have kept it waiting for a CPU.  The kernel's
+ * own account of that wait (schedstat's run_delay) is added only once
+ * the thread runs again, so a thread still waiting would be charged it.
+ * The first look charges the time since the stop in full.
+ */
+static void charge(struct torture_thread *t, uint64_t now)
+{
+	struct task_stat st;
+	bool known = task_stat_read(atomic_load(&t->os_tid), &st);
+
+	if (!t->wd_looked) {
+		t->wd_looked = true;
+		t->wd_charged_ns = now - t->wd_since_ns;
+	} else if (known && st.state == 'R') {
+		t->wd_charged_ns +=
+			st.cpu_ns > t->wd_cpu_ns ? st.cpu_ns - t->wd_cpu_ns : 0;
+	} else {
+		t->wd_charged_ns += now - t->wd_look_ns;
+	}
+	t->wd_look_ns = now;
+	if (known)
+		t->wd_cpu_ns = st.cpu_ns;
+}
+
+/*
  * How long t has been stuck: since it entered the flavor call it is in,
- * else since the watchdog first saw its progress counter at this value.
- * 0 if it got on with its work within 'least' (or exited).
+ * wall time (it may be the victim of another thread's hang, and a hang
+ * that spins makes every thread wait for a CPU); else the time charged
+ * since the watchdog first saw its progress counter at this value, which
+ * leaves out its waits for a CPU (charge()): no flavor can give back the
+ * time a busy machine takes (at load 8.5 a reader that waited 0.9 s for
+ * a CPU was named a stall's cause, ahead of the barrier that hung).
+ * 0 if it got on with its work within 'least' (or exited); *seen_ns is
+ * the time counted since the watchdog saw it stop.
  */
 static uint64_t stuck_for(struct torture_thread *t, uint64_t now,
-			  uint64_t least, char *what, size_t len)
+			  uint64_t least, char *what, size_t len,
+			  uint64_t *seen_ns)
 {
 	uint64_t p = atomic_load_explicit(&t->progress, memory_order_relaxed);
-	const char *op;
 	uint64_t since;
+	const char *op;
 
 	if (!t->created || atomic_load(&t->exited))
 		return 0;
 	if (p != t->wd_seen || !t->wd_since_ns) {
 		t->wd_seen = p;
 		t->wd_since_ns = now;
+		t->wd_looked = false;
 		return 0;
 	}
-	if (now - t->wd_since_ns < least)
-		return 0;
 	op = atomic_load_explicit(&t->op, memory_order_acquire);
-	since = op ? atomic_load(&t->op_since_ns) : t->wd_since_ns;
-	if (since > now)
-		since = now;
+	if (op) {
+		t->wd_looked = false;
+		*seen_ns = now - t->wd_since_ns;
+		since = atomic_load(&t->op_since_ns);
+		if (since > now)
+			since = now;
+	} else {
+		charge(t, now);
+		*seen_ns = t->wd_charged_ns;
+		since = now - t->wd_charged_ns;
+	}
+	if (*seen_ns < least)
+		return 0;
 	if (op)
 		snprintf(what, len, "%s %d stuck in %s for %.1f s", t->kind,
 			 t->id, op, (double)(now - since) / 1e9);
@@ -146,16 +192,17 @@ static int collect(struct torture_run *run, uint64_t now, struct stuck *list,
 
 	for (int i = 0; i < run->threads.n; i++) {
 		struct torture_thread *t = &run->threads.t[i];
+		uint64_t seen = 0;
 		uint64_t age = stuck_for(t, now, least, list[n].what,
-					 sizeof(list[n].what));
+					 sizeof(list[n].what), &seen);
 
 		if (!age)
 			continue;
 		list[n].in_section =
 			!atomic_load_explicit(&t->op, memory_order_acquire) &&
 			(atomic_load(&t->section) & 1);
-		if (now - t->wd_since_ns >= timeout ||
-		    (now - t->wd_since_ns >= timeout / 2 &&
+		if (seen >= timeout ||
+		    (seen >= timeout / 2 &&
 		     overtaken(run, t, list[n].what, sizeof(list[n].what))))
 			*tripped = true;
 		list[n++].age_ns = age;
