@@ -157,7 +157,12 @@ static long flood_post(struct torture_thread *t, struct flood *fl,
 		torture_progress();
 		torture_stutter_wait(t);
 		if (!fcb) {
-			torture_nap_ns(100000);
+			/*
+			 * Every callback out: wait off the CPU, or its offline
+			 * waits for this thread (RCU_HOTPLUG, "fwd-progress 0
+			 * (waiting) did not leave it") while the flood drains.
+			 */
+			torture_sleep_ns(run, 100000);
 			continue;
 		}
 		torture_cpu_checkpoint();
