@@ -84,7 +84,7 @@ static void cb_invoke(struct rcut_head *rh)
 	int expected = TORTURE_CB_POSTED;
 	struct torture_run *run = cb->run;
 
-	/* After the report (torture_cbs_settled()), nothing to check. */
+	/* After the report (torture_cbs_close()), nothing to check. */
 	if (atomic_load_explicit(&run->cbs_closed, memory_order_relaxed))
 		return;
 	/* A callback reported lost that comes late is let through. */

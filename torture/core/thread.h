@@ -39,7 +39,7 @@ struct torture_thread {
 	uint64_t wd_seen, wd_since_ns; /* the watchdog's own bookkeeping */
 	/* Stopped outside a flavor call: the time charged (watchdog.c). */
 	uint64_t wd_charged_ns, wd_look_ns, wd_cpu_ns;
-	bool wd_looked;
+	bool wd_looked, wd_cpu_known;
 	/* Per-reader histograms, written only by the owning thread. */
 	_Atomic uint64_t pipe[RCUT_HIST_LEN];
 	_Atomic uint64_t batch[RCUT_HIST_LEN];

@@ -35,7 +35,8 @@ struct stuck {
  * when the machine may have kept it waiting for a CPU.  The kernel's
  * own account of that wait (schedstat's run_delay) is added only once
  * the thread runs again, so a thread still waiting would be charged it.
- * The first look charges the time since the stop in full.
+ * The first look, or one after a look that could not read the thread,
+ * charges the time since the last in full.
  */
 static void charge(struct torture_thread *t, uint64_t now)
 {
@@ -45,13 +46,14 @@ static void charge(struct torture_thread *t, uint64_t now)
 	if (!t->wd_looked) {
 		t->wd_looked = true;
 		t->wd_charged_ns = now - t->wd_since_ns;
-	} else if (known && st.state == 'R') {
+	} else if (known && t->wd_cpu_known && st.state == 'R') {
 		t->wd_charged_ns +=
 			st.cpu_ns > t->wd_cpu_ns ? st.cpu_ns - t->wd_cpu_ns : 0;
 	} else {
 		t->wd_charged_ns += now - t->wd_look_ns;
 	}
 	t->wd_look_ns = now;
+	t->wd_cpu_known = known;
 	if (known)
 		t->wd_cpu_ns = st.cpu_ns;
 }
