@@ -22,10 +22,36 @@ SRC_DIR_CFLAGS := -DRCUT_SOURCE_DIR='"$(CURDIR)"'
 LIBDW := $(shell pkg-config --exists libdw 2>/dev/null && echo yes)
 LIBDW_CFLAGS := $(if $(LIBDW),-DRCUT_HAVE_LIBDW $(shell pkg-config --cflags libdw))
 LIBDW_LIBS := $(if $(LIBDW),$(shell pkg-config --libs libdw))
+# The liburcu the liburcu flavors are built against: the one installed
+# (liburcu-dev, shared libraries), or with LIBURCU_DIR=DIR another version
+# (issue 46): DIR is a liburcu-dev package extracted by
+# ci/liburcu-version/fetch (make liburcu-version LIBURCU=VERSION does both
+# into build-liburcu-VERSION/).  Its headers come first and its static
+# libraries are linked in: the shared ones of newer Debian suites need a
+# newer glibc, and their static ones only miss C23's __isoc23_strtol and
+# __isoc23_strtoul (flavors/urcu/glibc_isoc23.c).  A version without
+# urcu-signal (0.15 on) leaves that flavor out, and the instrumented -sb
+# plugins are not built against DIR yet.  The version shows in
+# --list-flavors and on the run's flavor line.
+ifeq ($(LIBURCU_DIR),)
+URCU_LIBS := -lurcu-memb -lurcu-mb -lurcu-signal -lurcu-qsbr -lurcu-bp -lurcu-common
+LIBURCU_VERSION := $(or $(shell dpkg-query -W -f='$${Version}' liburcu-dev 2>/dev/null),$(shell pkg-config --modversion liburcu 2>/dev/null),unknown)
+URCU_DEFS := -DRCUT_LIBURCU='"liburcu $(LIBURCU_VERSION)"'
+else
+LU_LIBDIR := $(LIBURCU_DIR)/usr/lib/$(shell $(CC) -dumpmachine)
+LU_SIGNAL := $(wildcard $(LU_LIBDIR)/liburcu-signal.a)
+LIBURCU_VERSION := $(shell cat $(LIBURCU_DIR)/version 2>/dev/null)
+URCU_LIBS := -Wl,-u,__isoc23_strtol,-u,__isoc23_strtoul $(foreach f,memb mb $(if $(LU_SIGNAL),signal) qsbr bp common,$(LU_LIBDIR)/liburcu-$(f).a)
+URCU_DEFS := -DRCUT_LIBURCU='"liburcu $(LIBURCU_VERSION) (static)"' \
+	$(if $(LU_SIGNAL),,-DRCUT_URCU_SIGNAL_ABSENT='"liburcu $(LIBURCU_VERSION) has no urcu-signal"') \
+	-DRCUT_URCU_SB_ABSENT='"not built against LIBURCU_DIR (liburcu $(LIBURCU_VERSION)) yet"'
+URCU_CFLAGS := -I$(LIBURCU_DIR)/usr/include/$(shell $(CC) -dumpmachine) -I$(LIBURCU_DIR)/usr/include
+endif
 # Unwind tables in every object, even when CFLAGS drops -g: the stall
 # watchdog's backtraces walk the stack with them.
-ALL_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -MMD -MP -fasynchronous-unwind-tables -DRCUT_VERSION='"$(VERSION)"' $(JSONC_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
-LIBS = $(EXT_LIBS) -lurcu-memb -lurcu-mb -lurcu-signal -lurcu-qsbr -lurcu-bp -lurcu-common -lhwloc -lunwind $(LIBDW_LIBS) $(JSONC_LIBS) -ldl -lm -pthread
+ALL_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -MMD -MP -fasynchronous-unwind-tables -DRCUT_VERSION='"$(VERSION)"' $(URCU_CFLAGS) $(JSONC_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
+LIBS = $(EXT_LIBS) $(URCU_LIBS) -lhwloc -lunwind $(LIBDW_LIBS) $(JSONC_LIBS) -ldl -lm -pthread
+
 # Plugins call rcut_current_cpu(), rcut_nr_cpus() and the race points
 # (rcut_race_delay(), rcut_race_enabled): export just those.
 EXPORT_LDFLAGS := -Wl,--dynamic-list=flavors/plugin.dynlist
@@ -43,7 +69,7 @@ HAVE_CK := $(if $(NO_CK),,$(shell $(CC) ci/probes/ck.c -lck -o /dev/null 2>/dev/
 HAVE_DPDK := $(if $(NO_DPDK),,$(shell $(CC) $(DPDK_CFLAGS) ci/probes/dpdk.c $(DPDK_LIBS) -o /dev/null 2>/dev/null && echo 1))
 HAVE_CDS := $(if $(NO_CDS),,$(shell $(CXX) -std=c++14 ci/probes/cds.cc -lcds -pthread -o /dev/null 2>/dev/null && echo 1))
 why = $(if $($(1)),$(1)=1 given to make,$(2) not found at build time: apt-get install $(3) and rebuild)
-EXT_DEFS := $(if $(HAVE_CK),-DRCUT_HAVE_CK,-DRCUT_CK_ABSENT='"$(call why,NO_CK,<ck_epoch.h> or libck,libck-dev)"') \
+EXT_DEFS := $(URCU_DEFS) $(if $(HAVE_CK),-DRCUT_HAVE_CK,-DRCUT_CK_ABSENT='"$(call why,NO_CK,<ck_epoch.h> or libck,libck-dev)"') \
 	$(if $(HAVE_DPDK),-DRCUT_HAVE_DPDK,-DRCUT_DPDK_ABSENT='"$(call why,NO_DPDK,<rte_rcu_qsbr.h> or librte_rcu,libdpdk-dev)"') \
 	$(if $(HAVE_CDS),-DRCUT_HAVE_CDS,-DRCUT_CDS_ABSENT='"$(call why,NO_CDS,libcds,libcds-dev)"')
 EXT_SRCS := $(if $(HAVE_CK),flavors/ext/ck_epoch.c) $(if $(HAVE_DPDK),flavors/ext/dpdk_qsbr.c)
@@ -53,7 +79,8 @@ CDS_NAMES := instant buffered signal
 CDS_PLUGINS := $(if $(HAVE_CDS),$(CDS_NAMES:%=$(BUILD)/lib/librcutorture-cds-%.so))
 
 # The layers, top down (docs/architecture.md; ci/check-layers checks them).
-SRCS := $(filter-out flavors/ext/%,$(wildcard cmd/*.c torture/*/*.c flavors/*.c flavors/*/*.c report/*.c)) $(EXT_SRCS)
+URCU_OUT := $(if $(LIBURCU_DIR),$(if $(LU_SIGNAL),,flavors/urcu/signal.c),flavors/urcu/glibc_isoc23.c)
+SRCS := $(filter-out flavors/ext/% $(URCU_OUT),$(wildcard cmd/*.c torture/*/*.c flavors/*.c flavors/*/*.c report/*.c)) $(EXT_SRCS)
 HDRS := $(wildcard cmd/*.h torture/*/*.h flavors/*.h flavors/*/*.h report/*.h include/rcutorture/*.h)
 LIB_SRCS := $(filter-out cmd/main.c,$(SRCS))
 UNIT_SRCS := $(wildcard ci/unit/*.c)
@@ -235,7 +262,7 @@ $(MUTANT_DIR)/sb/%.o: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.
 # sleep calls to its wrappers (sdk/storebuf/libhook.c).  In $(BUILD)/lib
 # beside libcds's (PREFIX/lib/rcutorture installed).
 URCU_SB_NAMES := memb mb qsbr bp
-URCU_SB_PLUGINS := $(URCU_SB_NAMES:%=$(BUILD)/lib/librcutorture-%-sb.so)
+URCU_SB_PLUGINS := $(if $(LIBURCU_DIR),,$(URCU_SB_NAMES:%=$(BUILD)/lib/librcutorture-%-sb.so))
 
 all: $(URCU_SB_PLUGINS)
 
@@ -316,6 +343,17 @@ $(MUTANTS_BARE_SB): $(MUTANT_DIR)/librcutorture-mutant-%-bare-sb.so: $(MUTANT_DI
 $(MUTANT_DIR)/bare-sb/%.o: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.h ci/mutants/flip.c ci/mutants/qsbr.c ci/mutants/nest.c include/rcutorture/flavor.h
 	@mkdir -p $(dir $@)
 	@ci/mutants/compile $* $@ $(CC) $(PLUGIN_CFLAGS) $(STOREBUF_CFLAGS) -DRCUT_NO_RACE_POINTS -c
+
+# The binary built against another liburcu (LIBURCU_DIR, above): make
+# liburcu-version LIBURCU=0.15.2-2 (a Debian version of liburcu-dev, or a
+# suite: trixie, sid) fetches it and builds build-liburcu-VERSION/rcutorture
+# with its own plugins beside it.
+.PHONY: liburcu-version
+liburcu-version:
+	@test -n "$(LIBURCU)" || { echo "liburcu-version: LIBURCU=VERSION (a Debian version of liburcu-dev, e.g. 0.15.2-2, or a suite: trixie, sid)" >&2; exit 2; }
+	@dir=$$(ci/liburcu-version/fetch "$(LIBURCU)") || exit $$?; \
+	$(MAKE) --no-print-directory BUILD=build-liburcu-$${dir##*/} LIBURCU_DIR=$$dir all && \
+	echo "liburcu-version: build-liburcu-$${dir##*/}/$(BIN)"
 
 # One variant of liburcu's source (ci/liburcu-mutants/build): its library
 # of VARIANT_FLAVOR, built from VARIANT/tree without running its configure

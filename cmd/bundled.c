@@ -45,14 +45,21 @@
 #define DPDK_WHY "built without DPDK"
 #endif
 
+/* A build against another liburcu (LIBURCU_DIR) has no -sb plugins yet. */
+#ifdef RCUT_URCU_SB_ABSENT
+#define URCU_SB_WHY RCUT_URCU_SB_ABSENT
+#else
+#define URCU_SB_WHY NULL
+#endif
+
 static const struct rcut_bundled bundled[] = {
 	{ "cds-instant", CDS_WHY },
 	{ "cds-buffered", CDS_WHY },
 	{ "cds-signal", CDS_WHY },
-	{ "memb-sb", NULL },
-	{ "mb-sb", NULL },
-	{ "qsbr-sb", NULL },
-	{ "bp-sb", NULL },
+	{ "memb-sb", URCU_SB_WHY },
+	{ "mb-sb", URCU_SB_WHY },
+	{ "qsbr-sb", URCU_SB_WHY },
+	{ "bp-sb", URCU_SB_WHY },
 	{ "dpdk-qsbr-sb", DPDK_WHY },
 	{ "ck-epoch-sb", CK_WHY },
 	{ "cds-instant-sb", CDS_WHY },

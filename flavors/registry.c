@@ -10,16 +10,25 @@
 
 static const char *const memb_aliases[] = { "urcu-memb", "urcu", NULL };
 static const char *const mb_aliases[] = { "urcu-mb", NULL };
+#ifndef RCUT_URCU_SIGNAL_ABSENT
 static const char *const signal_aliases[] = { "urcu-signal", NULL };
+#endif
 static const char *const qsbr_aliases[] = { "urcu-qsbr", NULL };
 static const char *const bp_aliases[] = { "urcu-bp", NULL };
 
+/* Which liburcu the Makefile built the liburcu flavors against. */
+#ifndef RCUT_LIBURCU
+#define RCUT_LIBURCU "liburcu (version not known to this build)"
+#endif
+
 const struct rcut_flavor_entry rcut_builtin_flavors[] = {
-	{ &rcut_flavor_memb, memb_aliases },
-	{ &rcut_flavor_mb, mb_aliases },
-	{ &rcut_flavor_signal, signal_aliases },
-	{ &rcut_flavor_qsbr, qsbr_aliases },
-	{ &rcut_flavor_bp, bp_aliases },
+	{ &rcut_flavor_memb, memb_aliases, RCUT_LIBURCU },
+	{ &rcut_flavor_mb, mb_aliases, RCUT_LIBURCU },
+#ifndef RCUT_URCU_SIGNAL_ABSENT
+	{ &rcut_flavor_signal, signal_aliases, RCUT_LIBURCU },
+#endif
+	{ &rcut_flavor_qsbr, qsbr_aliases, RCUT_LIBURCU },
+	{ &rcut_flavor_bp, bp_aliases, RCUT_LIBURCU },
 	{ &rcut_flavor_prcu, NULL },
 	{ &rcut_flavor_srcu, NULL },
 #ifdef RCUT_HAVE_CK
@@ -49,6 +58,9 @@ const struct rcut_flavor_entry rcut_builtin_flavors[] = {
 #endif
 
 const struct rcut_flavor_absent rcut_absent_flavors[] = {
+#ifdef RCUT_URCU_SIGNAL_ABSENT
+	{ "signal", RCUT_URCU_SIGNAL_ABSENT },
+#endif
 #ifndef RCUT_HAVE_CK
 	{ "ck-epoch", RCUT_CK_ABSENT },
 #endif
@@ -64,6 +76,15 @@ const char *rcut_flavor_absent_why(const char *name)
 	     a++)
 		if (!strcmp(name, a->name))
 			return a->why;
+	return NULL;
+}
+
+const char *rcut_flavor_library(const struct rcut_flavor *f)
+{
+	for (const struct rcut_flavor_entry *e = rcut_builtin_flavors;
+	     e->flavor; e++)
+		if (e->flavor == f)
+			return e->library;
 	return NULL;
 }
 
@@ -154,11 +175,13 @@ static int name_width(const struct rcut_flavor *f)
 void rcut_flavor_list_one(FILE *out, const struct rcut_flavor *f,
 			  const char *const *aliases, bool detail)
 {
+	const char *lib = rcut_flavor_library(f);
 	char caps[160], value[64];
 	int w = name_width(f);
 
 	rcut_flavor_caps(f, caps, sizeof(caps));
-	fprintf(out, "%-*s %s\n", w, f->name, f->description);
+	fprintf(out, "%-*s %s%s%s%s\n", w, f->name, f->description,
+		lib ? " [" : "", lib ? lib : "", lib ? "]" : "");
 	if (!detail)
 		return;
 	fprintf(out, "%-*s   primitives: %s\n", w, "", caps);

@@ -11,6 +11,7 @@
 struct rcut_flavor_entry {
 	const struct rcut_flavor *flavor;
 	const char *const *aliases; /* NULL-ended, may be NULL */
+	const char *library; /* "liburcu 0.13.2-1 (installed)"; NULL: ours */
 };
 
 /* The built-in flavors, NULL-ended, in --list-flavors order. */
@@ -27,6 +28,13 @@ extern const struct rcut_flavor_absent rcut_absent_flavors[];
 
 /* Why the flavor NAME is absent from this build; NULL if it is not. */
 const char *rcut_flavor_absent_why(const char *name);
+
+/*
+ * The library version built-in flavor f was built against (the
+ * Makefile's LIBURCU_DIR), e.g. "liburcu 0.15.2-2 (static)"; NULL for a
+ * flavor of our own or a plugin.
+ */
+const char *rcut_flavor_library(const struct rcut_flavor *f);
 
 /* Find a built-in flavor by name or alias; NULL if there is none. */
 const struct rcut_flavor *rcut_flavor_find(const char *name);

@@ -95,10 +95,14 @@ static void print_origin(struct torture_run *run)
 {
 	const struct rcut_config *c = run->cfg;
 	const char *name = run->flavor->name;
+	const char *lib = rcut_flavor_library(run->flavor);
 
 	if (rcut_plugin_path())
 		printf("%s-torture: flavor %s from plugin %s\n", name, name,
 		       rcut_plugin_path());
+	if (lib)
+		printf("%s-torture: flavor %s built against %s\n", name, name,
+		       lib);
 	if (c->scenario_name)
 		printf("%s-torture: scenario %s from %s, expected verdict %s\n",
 		       name, c->scenario_name, c->scenario_path,

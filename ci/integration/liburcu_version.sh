@@ -1,0 +1,74 @@
+# Integration tests: the liburcu flavors built against another liburcu
+# (issue 46 item 1; make liburcu-version LIBURCU=VERSION, the Makefile's
+# LIBURCU_DIR).  Debian 13's liburcu-dev 0.15.2-2 comes from Debian's
+# archive at test time (ci/liburcu-version/fetch, into build/, never
+# tracked) and is built once per run of ci/run-tests: the first lane to
+# get here builds, the other finds it built.  Without the package the
+# tests say SKIP and pass: a machine without the archive cannot run them.
+
+LV_VERSION=0.15.2-2
+LV_BIN=build-liburcu-$LV_VERSION/rcutorture
+
+# Build it (make in the source tree: under TREE_LOCK); return 1 after
+# printing SKIP when the package cannot be had.
+liburcu_version_built() {
+	local status
+	tree_locked make --no-print-directory liburcu-version LIBURCU=$LV_VERSION >"$TEST_TMP/build.out" 2>&1
+	status=$?
+	if grep -q '^liburcu-version: SKIP: ' "$TEST_TMP/build.out"; then
+		grep -m 1 SKIP "$TEST_TMP/build.out"
+		return 1
+	fi
+	((status == 0)) || die "make liburcu-version: exit $status: $(tail -n 5 "$TEST_TMP/build.out")"
+	[[ -x $LV_BIN ]] || die "make liburcu-version did not make $LV_BIN"
+}
+
+# The build uses 0.15.2's headers and static libraries, none of the
+# installed 0.13.2 (no urcu-signal in 0.15), says so in --list-flavors
+# and on the run's flavor line, and its flavors pass.
+t_liburcu_version_build_runs_that_version() {
+	liburcu_version_built || return 0
+	if ldd "$LV_BIN" | grep -q liburcu; then
+		die "$LV_BIN loads a shared liburcu: $(ldd "$LV_BIN" | grep liburcu | head -n 1)"
+	fi
+	BIN=$LV_BIN run --list-flavors
+	expect_status 0
+	for f in memb mb qsbr bp; do
+		expect_out "^$f +liburcu urcu-$f: .* \[liburcu $LV_VERSION \(static\)\]$"
+	done
+	expect_out "^signal +\(absent: liburcu $LV_VERSION has no urcu-signal\)$"
+	expect_out "^memb-sb +\(absent: not built against LIBURCU_DIR \(liburcu $LV_VERSION\) yet\)$"
+	expect_no_out '^prcu .*\[liburcu'
+	for f in memb qsbr; do
+		BIN=$LV_BIN run --flavor $f --duration 2 --cpus 4 --onoff-interval 50ms --stat-interval 0
+		expect_status 0
+		expect_out "^$f-torture: flavor $f built against liburcu $LV_VERSION \(static\)$"
+		expect_out "^$f-torture:--- End of test: SUCCESS: "
+	done
+}
+
+# The default build names the installed liburcu-dev's version the same way.
+t_liburcu_version_of_the_default_build_shown() {
+	local v
+	v=$(dpkg-query -W -f='${Version}' liburcu-dev 2>/dev/null) || { echo "SKIP: liburcu-dev is not a Debian package here"; return 0; }
+	v=${v//./\\.}
+	run --list-flavors
+	expect_status 0
+	expect_out "^memb +liburcu urcu-memb: .* \[liburcu $v\]$"
+	expect_out "^signal +liburcu urcu-signal: .* \[liburcu $v\]$"
+	run --flavor qsbr --duration 1 --stat-interval 0
+	expect_status 0
+	expect_out "^qsbr-torture: flavor qsbr built against liburcu $v$"
+	run --flavor prcu --duration 1 --stat-interval 0
+	expect_no_out 'built against'
+}
+
+# Bad versions: one line, exit 2, nothing fetched.
+t_liburcu_version_bad_input() {
+	ci/liburcu-version/fetch 'a b' >"$OUT" 2>"$ERR"
+	[[ $? == 2 ]] || die "fetch 'a b': exit $?, expected 2"
+	grep -q "^liburcu-version: 'a b' is not a Debian version or suite name$" "$ERR" || die "fetch 'a b': $(cat "$ERR")"
+	make --no-print-directory liburcu-version >"$OUT" 2>"$ERR"
+	[[ $? == 2 ]] || die "make liburcu-version without LIBURCU: expected exit 2"
+	grep -q '^liburcu-version: LIBURCU=VERSION ' "$ERR" || die "make liburcu-version: $(cat "$ERR")"
+}
