@@ -29,10 +29,11 @@ die() {
 # Run the binary under test; stdout to $OUT, stderr to $ERR, status to
 # $STATUS.  A sanitizer report anywhere fails the test.
 run() {
-	"$BIN" "$@" >"$OUT" 2>"$ERR"
+	"${RUN_PREFIX[@]}" "$BIN" "$@" >"$OUT" 2>"$ERR"
 	STATUS=$?
 	no_sanitizer_report
 }
+RUN_PREFIX=(env)
 
 no_sanitizer_report() {
 	if grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|WARNING: ThreadSanitizer' "$ERR" "$OUT"; then
@@ -153,10 +154,18 @@ text_field() { # name
 # seed 1 twice), so each try is a new draw.  A broken detector misses
 # every try, so the test still fails; the bound grows, the check does
 # not.  The misses go to $TEST_TMP/misses for the failure message.
+# Where the runner may (root, as CI is), the tries run at nice -10: the
+# suite's other lane and busy loops took the CPUs from them, and the
+# detection with them (beside two busy loops and another run,
+# writer-nofence-sb --hunt missed seeds 3 and 4 in 60 s each at nice 0,
+# caught them in 12 and 17 s at nice -10; idle, 6 to 8 s).  What a test
+# asserts is that the tool catches the bug, not how fast on a busy
+# machine (make bench's figures say that).
 run_caught() { # tries args...
-	local tries=$1 i j
+	local tries=$1 i j RUN_PREFIX=(env)
 	shift
 	local given=("$@") args
+	[[ $(nice -n -10 nice 2>/dev/null) == -10 ]] && RUN_PREFIX=(nice -n -10)
 	: >"$TEST_TMP/misses"
 	for ((i = 1; i <= tries; i++)); do
 		args=("${given[@]}")
@@ -192,12 +201,28 @@ run_until() { # condition args...
 	no_sanitizer_report
 }
 
-# Run the binary under test in the background, send it SIGINT after 1.5 s,
+# Wait until the run in the background (stdout in $OUT) has printed its
+# Start line, or has ended; at most 60 s.  From that line on SIGINT and
+# SIGTERM are the run's to handle; one sent before it, while a loaded
+# machine still runs the start-up, ends the process by the signal's
+# default action (exit 143 at load 160, one second after its start).
+wait_started() { # pid
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		grep -q -- '--- Start of test' "$OUT" 2>/dev/null && return 0
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.05
+	done
+}
+
+# Run the binary under test in the background, send it SIGINT a second
+# after its Start line,
 # and wait for it: like run, for tests of what an interrupt leaves behind.
 run_interrupted() {
 	"$BIN" "$@" >"$OUT" 2>"$ERR" &
 	local pid=$!
-	sleep 1.5
+	wait_started $pid
+	sleep 1
 	kill -INT $pid
 	wait $pid
 	STATUS=$?

@@ -60,7 +60,8 @@ t_final_report_within_two_seconds_of_deadline() {
 signal_stops_gracefully() { # SIG
 	"$BIN" --duration 60 --stat-interval 0 >"$OUT" 2>"$ERR" &
 	local pid=$! t0
-	sleep 1.5
+	wait_started $pid
+	sleep 1
 	t0=$(now_ms)
 	kill -"$1" $pid
 	wait $pid
