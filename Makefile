@@ -552,6 +552,6 @@ format:
 	clang-format -i $(SRCS) $(UNIT_SRCS) $(HDRS) $(wildcard ci/bench/*.[ch] ci/plugins/*.c ci/mutants/*.[ch] ci/fuzz/*.c sdk/storebuf/*.[ch])
 
 clean:
-	rm -rf build build-san build-fuzz build-tsan $(BIN)
+	rm -rf build build-san build-fuzz build-tsan build-liburcu-* $(BIN)
 
 -include $(OBJS:.o=.d) $(BUILD)/cmd/main.d $(BUILD)/install/scenario.d $(BENCH_OBJS:.o=.d)

@@ -13,7 +13,7 @@ LV_BIN=build-liburcu-$LV_VERSION/rcutorture
 # printing SKIP when the package cannot be had.
 liburcu_version_built() {
 	local status
-	tree_locked make --no-print-directory liburcu-version LIBURCU=$LV_VERSION >"$TEST_TMP/build.out" 2>&1
+	tree_locked env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -j2 --no-print-directory liburcu-version LIBURCU=$LV_VERSION >"$TEST_TMP/build.out" 2>&1
 	status=$?
 	if grep -q '^liburcu-version: SKIP: ' "$TEST_TMP/build.out"; then
 		grep -m 1 SKIP "$TEST_TMP/build.out"
