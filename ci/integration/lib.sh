@@ -201,8 +201,10 @@ run_until() { # condition args...
 	no_sanitizer_report
 }
 
-# Wait until the run in the background (stdout in $OUT) has printed its
-# Start line, or has ended; at most 60 s.  From that line on SIGINT and
+# Wait until the run in the background (stdout in $OUT, emptied before
+# it was started: the shell truncates it in the child, after this may
+# have read an earlier run's lines) has printed its Start line, or has
+# ended; at most 60 s.  From that line on SIGINT and
 # SIGTERM are the run's to handle; one sent before it, while a loaded
 # machine still runs the start-up, ends the process by the signal's
 # default action (exit 143 at load 160, one second after its start).
@@ -219,6 +221,7 @@ wait_started() { # pid
 # after its Start line,
 # and wait for it: like run, for tests of what an interrupt leaves behind.
 run_interrupted() {
+	: >"$OUT" # no Start line of an earlier run for wait_started
 	"$BIN" "$@" >"$OUT" 2>"$ERR" &
 	local pid=$!
 	wait_started $pid

@@ -156,6 +156,7 @@ t_crash_in_flavor_exits_5_with_backtrace() {
 # writer never stops) reports at once, without waiting for the thread,
 # and exits with the verdict it announces.
 t_second_sigint_reports_without_waiting() {
+	: >"$OUT" # no Start line of an earlier run for wait_started
 	"$BIN" --flavor busted-hang --duration 60 --stall-timeout 60s \
 		--json "$TEST_TMP/h.json" >"$OUT" 2>"$ERR" &
 	local pid=$! t0
@@ -194,6 +195,7 @@ expect_one_request() { # flavor-prefix
 t_two_signals_at_once_are_one_request() {
 	local round pid
 	for round in 1 2 3; do
+		: >"$OUT" # no Start line of an earlier run for wait_started
 		"$BIN" --duration 0 --stat-interval 0 --json "$TEST_TMP/s.json" >"$OUT" 2>"$ERR" &
 		pid=$!
 		wait_started $pid
@@ -208,6 +210,7 @@ t_two_signals_at_once_are_one_request() {
 }
 
 t_kill_to_the_process_group_gets_the_report() {
+	: >"$OUT" # no Start line of an earlier run for wait_started
 	setsid "$BIN" --duration 0 --stat-interval 0 --json "$TEST_TMP/s.json" >"$OUT" 2>"$ERR" &
 	local pid=$!
 	wait_started $pid
@@ -291,6 +294,7 @@ t_many_readers_start_and_stop_within_seconds() {
 	expect_out '^memb-torture:--- End of test: SUCCESS: nreaders=1024 '
 	((SECONDS - start <= 20)) || die "1024 readers took $((SECONDS - start)) s"
 	start=$SECONDS
+	: >"$OUT" # no Start line of an earlier run for wait_started
 	"$BIN" --nreaders 2048 --duration 60 --stat-interval 0 --fwd-progress 0 -q >"$OUT" 2>"$ERR" &
 	local pid=$!
 	wait_started $pid

@@ -58,6 +58,7 @@ t_final_report_within_two_seconds_of_deadline() {
 
 # A signal mid-run: the full final report, the usual verdict, promptly.
 signal_stops_gracefully() { # SIG
+	: >"$OUT" # no Start line of an earlier run for wait_started
 	"$BIN" --duration 60 --stat-interval 0 >"$OUT" 2>"$ERR" &
 	local pid=$! t0
 	wait_started $pid
