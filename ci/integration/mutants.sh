@@ -239,10 +239,14 @@ t_mutants_bench_give_up_skips_the_rest() {
 # A 16-bit counter compared with >= (gp-wrap): caught once --gpwrap-lag
 # starts it short of the wrap, by the grace-period witness check or the
 # readers or the writer's cookie check; the correct base, which honours
-# the same parameter, passes.
+# the same parameter, passes.  The catch needs a cookie taken in the two
+# grace periods before the wrap: caught at 0.2 s in 30 of 30 seeds idle,
+# it passed 20 s under ASan beside the suite (load 19; the next wrap is
+# 65536 grace periods on).  Up to four seeds.
+TEST_LIMIT[t_mutant_gp_wrap_caught_with_gpwrap_lag]=240
 t_mutant_gp_wrap_caught_with_gpwrap_lag() {
 	need_mutants
-	run --flavor "$MUTANTS/librcutorture-mutant-gp-wrap.so" --gpwrap-lag 50 --gp-cond \
+	run_caught 4 --flavor "$MUTANTS/librcutorture-mutant-gp-wrap.so" --gpwrap-lag 50 --gp-cond \
 		--gp-poll --stop-on-failure --duration 20 --seed 2 --stat-interval 0
 	# Its other face: a cookie taken just below the wrap is never reached
 	# by the wrapped 16-bit counter (>=), so the cond/poll wait hangs.
