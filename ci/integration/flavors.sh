@@ -101,11 +101,19 @@ t_read_exit_churn_can_be_disabled() {
 	run --duration 1 --read-exit-burst 0 --read-exit-delay 10ms
 	expect_status 0
 	expect_out 'read-exits: 0 preempts: '
-	run --duration 1 --read-exit-burst 3 --read-exit-delay 50ms
+	# Until two bursts are done, however long a loaded machine takes to
+	# start their threads (an ASan build beside the suite took over 1 s
+	# for one), then no more than bursts of 3 every 50 ms allow over the
+	# run's own length (plus the one the stop may cut).
+	local n secs
+	run_until "n=\$(grep -o 'read-exits: [0-9]*' \"\$OUT\" | tail -n 1 | cut -d' ' -f2); (( \${n:-0} >= 6 ))" \
+		--duration 60 --stat-interval 0.1s --read-exit-burst 3 --read-exit-delay 50ms
 	expect_status 0
-	local n=$(grep 'read-exits:' "$OUT" | tail -n 1 | sed 's/.*read-exits: \([0-9]*\).*/\1/')
-	# Bursts of 3 every 50 ms over 1 s (the last may be cut by the stop).
-	((n >= 6 && n <= 63)) || die "expected 6 to 63 read-exits, got $n"
+	n=$(grep 'read-exits:' "$OUT" | tail -n 1 | sed 's/.*read-exits: \([0-9]*\).*/\1/')
+	secs=$(sed -n 's/.*Rates over \([0-9.]*\) s:.*/\1/p' "$OUT" | tail -n 1)
+	((n >= 6)) || die "expected 6 or more read-exits, got $n"
+	awk -v n="$n" -v s="$secs" 'BEGIN { exit !(n <= 3 * (s / 0.05 + 2)) }' ||
+		die "$n read-exits in $secs s: more than bursts of 3 every 50 ms"
 }
 
 # A read-exit thread waits in pthread_join while its child registers and
@@ -176,7 +184,6 @@ t_callbacks_after_the_report_are_ignored() {
 # periods of the barrier that proves it lost, not a STALL at
 # --stall-timeout (before, this run ended STALL, exit 4, after 30 s).
 t_lost_callback_found_before_stall_timeout() {
-	local start=$SECONDS
 	# --n-barrier-cbs 0: the default barrier test finds the loss first, as
 	# rtbe (a fresh clone's CI), which is not the check asserted here.
 	run --scenario BUSTED-CB busted-cb.fault=lose --stall-timeout 30s --duration 60 --n-barrier-cbs 0
@@ -184,9 +191,9 @@ t_lost_callback_found_before_stall_timeout() {
 	expect_out '^busted-cb-torture: !!! first failure at [0-9.]+ s: lost callback: element aging callback 0x[0-9a-f]+ not invoked: its call\(\) returned [0-9.]+ s before a barrier began, which returned [0-9.]+ s ago, and 4 grace periods that began after that have ended$'
 	expect_out '^busted-cb-torture: First failure: at [0-9.]+ s, caught by: lost callback$'
 	expect_no_out 'STALL'
-	local at=$(sed -n 's/.*First failure: at \([0-9.]*\) s.*/\1/p' "$OUT")
-	awk -v t="$at" 'BEGIN { exit !(t < 5) }' || die "lost callback found only at $at s"
-	((SECONDS - start < 15)) || die "the run took $((SECONDS - start)) s"
+	# Before the 30 s stall timeout, by the report's clock (idle: under
+	# 1 s; how much sooner is make bench's business, not a window here).
+	expect_report_time_below 'First failure: at' 30 'the lost callback'
 }
 
 # Correct flavors never trip the lost-callback check, with the barrier

@@ -43,12 +43,14 @@ expect_json_matches_text() { # json-file
 }
 
 t_json_document_matches_text_report() {
-	run --duration 2 --stat-interval 500ms --seed 12345 --json "$TEST_TMP/r.json" --n-barrier-cbs 2
+	# Three blocks are asked of 3 s at 500 ms: a margin for a starved
+	# stats thread.
+	run --duration 3 --stat-interval 500ms --seed 12345 --json "$TEST_TMP/r.json" --n-barrier-cbs 2
 	expect_status 0
 	expect_json_matches_text "$TEST_TMP/r.json"
 	[[ $(jqr "$TEST_TMP/r.json" .verdict) == SUCCESS ]] || die "not SUCCESS"
 	jqr "$TEST_TMP/r.json" '.first_failure == null and .stall == null and .scenario == null and .flavor.plugin == null' >/dev/null
-	jqr "$TEST_TMP/r.json" '.config | .nreaders >= 1 and .duration_s == 2 and .stat_interval_s == 0.5 and .n_barrier_cbs == 2 and .call_rcu == "global"' >/dev/null
+	jqr "$TEST_TMP/r.json" '.config | .nreaders >= 1 and .duration_s == 3 and .stat_interval_s == 0.5 and .n_barrier_cbs == 2 and .call_rcu == "global"' >/dev/null
 	# One interval per printed stats block, in time order.
 	local blocks=$(($(grep -c 'Reader Pipe:' "$OUT") - 1))
 	[[ $(jqr "$TEST_TMP/r.json" '.intervals | length') == "$blocks" ]] || die "intervals: $(jqr "$TEST_TMP/r.json" '.intervals | length'), blocks $blocks"

@@ -3,11 +3,10 @@
 
 # A busted-hang run must end as a stall within the timeout, with backtraces.
 expect_stall() { # hang-kind expected-stuck-regex [option...]
-	local t0=$(now_ms) kind=$1 stuck=$2
+	local kind=$1 stuck=$2
 	shift 2
 	run --flavor busted-hang busted-hang.hang=$kind --stall-timeout 1s --duration 30 --stat-interval 0 "$@"
 	set -- "$kind" "$stuck"
-	local took=$(($(now_ms) - t0))
 	expect_status 4
 	expect_out "^busted-hang-torture: STALL at [0-9.]+ s: $2"
 	expect_out '^busted-hang-torture: backtrace of writer 0'
@@ -16,7 +15,9 @@ expect_stall() { # hang-kind expected-stuck-regex [option...]
 	# What stalled is the first failure (it said "none" before).
 	expect_out "^busted-hang-torture: First failure: at [0-9.]+ s, caught by: stall: $2"
 	expect_out '^busted-hang-torture:--- End of test: STALL: '
-	((took < 6000)) || die "stall took ${took} ms to report (timeout 1 s)"
+	# The watchdog, not the 30 s duration, ended it (the hang starts at
+	# once; 15 times the timeout is the load's margin).
+	expect_report_time_below 'STALL at' 15 'the stall'
 }
 
 t_hung_synchronize_is_a_stall() {
@@ -61,13 +62,12 @@ t_hung_nested_reader_is_named_before_its_victims() {
 t_stall_after_the_deadline_is_bounded() {
 	# The flavor hangs only in the final barrier (no barrier test, on by
 	# default): the report still comes within --stall-timeout of the end.
-	local t0=$(now_ms)
 	run --flavor busted-hang busted-hang.hang=barrier --nfakewriters 0 --gp-normal --stall-timeout 1s --duration 1 --stat-interval 0 \
 		--n-barrier-cbs 0
-	local took=$(($(now_ms) - t0))
 	expect_status 4
 	expect_out 'final-barrier 0 stuck in final barrier'
-	((took < 1000 + 1000 + 5000)) || die "took ${took} ms"
+	# 1 s of run, 1 s of timeout, and the load's margin.
+	expect_report_time_below 'STALL at' 15 'the stall after the deadline'
 }
 
 # Issue 13 item 8: frames are named as the functions they are in, static
@@ -125,11 +125,9 @@ t_stall_names_the_oldest_operation_as_the_cause() {
 # the lock the hung barrier holds) is waited for a bounded time, said so
 # once and never called again: the watchdog still reports the stall.
 t_blocking_stats_hook_does_not_stop_the_watchdog() {
-	local t0=$(now_ms)
 	timeout -k 2 30 "$BIN" --flavor busted-hang busted-hang.hang=lock --stall-timeout 1s \
 		--duration 30 --stat-interval 100ms >"$OUT" 2>"$ERR"
 	STATUS=$?
-	local took=$(($(now_ms) - t0))
 	no_sanitizer_report
 	expect_status 4
 	expect_out '^busted-hang-torture: STALL at [0-9.]+ s: '
@@ -138,7 +136,7 @@ t_blocking_stats_hook_does_not_stop_the_watchdog() {
 	local n
 	n=$(grep -c "^busted-hang-torture: (the flavor's stats hook did not return within 0.25 s: not called again in this run)\$" "$OUT")
 	((n == 1)) || die "expected one 'did not return' line, got $n"
-	((took < 10000)) || die "stall took ${took} ms to report (timeout 1 s)"
+	expect_report_time_below 'STALL at' 15 'the stall'
 }
 
 t_crash_in_flavor_exits_5_with_backtrace() {
@@ -178,7 +176,9 @@ t_second_sigint_reports_without_waiting() {
 	[[ -n $verdict ]] || die "no End line after the second SIGINT"
 	[[ $(jqr "$TEST_TMP/h.json" .verdict) == "$verdict" ]] || die "JSON verdict differs from the End line's $verdict"
 	[[ $STATUS == $(jqr "$TEST_TMP/h.json" .exit_status) ]] || die "exit status $STATUS, not the JSON's"
-	(($(now_ms) - t0 < 5000)) || die "took $(($(now_ms) - t0)) ms after the second SIGINT"
+	# Without the second SIGINT's report the run waits out its 60 s; a
+	# third of that is the load's margin (ASan, the suite beside it).
+	(($(now_ms) - t0 < 20000)) || die "took $(($(now_ms) - t0)) ms after the second SIGINT"
 }
 
 # A stop that arrives as two signals at once (the child, then its
@@ -287,12 +287,15 @@ t_poisoned_heads_do_not_disturb_correct_flavors() {
 # at once cannot starve the thread creating them; a 1-second run with
 # 1024 readers ends within seconds (it hung past SIGTERM before), and a
 # SIGTERM during such a start-up still gets the report.
+TEST_LIMIT[t_many_readers_start_and_stop_within_seconds]=180
 t_many_readers_start_and_stop_within_seconds() {
 	local start=$SECONDS
 	run --nreaders 1024 --duration 1 --stat-interval 0 --fwd-progress 0 -q
 	expect_status 0
 	expect_out '^memb-torture:--- End of test: SUCCESS: nreaders=1024 '
-	((SECONDS - start <= 20)) || die "1024 readers took $((SECONDS - start)) s"
+	# A bound against the hang it had, with the margin a loaded
+	# machine needs to start and join 1024 threads (ASan lane).
+	((SECONDS - start <= 60)) || die "1024 readers took $((SECONDS - start)) s"
 	start=$SECONDS
 	: >"$OUT" # no Start line of an earlier run for wait_started
 	"$BIN" --nreaders 2048 --duration 60 --stat-interval 0 --fwd-progress 0 -q >"$OUT" 2>"$ERR" &
@@ -304,5 +307,5 @@ t_many_readers_start_and_stop_within_seconds() {
 	expect_status 0
 	expect_out 'SIGTERM received, stopping'
 	expect_out '^memb-torture:--- End of test: SUCCESS: nreaders=2048 '
-	((SECONDS - start <= 30)) || die "SIGTERM during a 2048-reader run took $((SECONDS - start)) s"
+	((SECONDS - start <= 60)) || die "SIGTERM during a 2048-reader run took $((SECONDS - start)) s"
 }

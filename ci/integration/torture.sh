@@ -39,20 +39,20 @@ t_early_gp_message_names_the_primitive() {
 }
 
 t_busted_stop_on_failure_stops_early() {
-	local t0=$(now_ms)
 	run --flavor busted --duration 60 --stop-on-failure
-	local took=$(($(now_ms) - t0))
 	expect_status 1
 	expect_out 'End of test: FAILURE'
-	((took < 10000)) || die "stop-on-failure took ${took} ms"
+	expect_report_time_below 'Rates over' 60 'the run ended'
 }
 
-t_final_report_within_two_seconds_of_deadline() {
+t_final_report_comes_at_the_deadline() {
 	local t0=$(now_ms)
 	run --duration 2 --stat-interval 0 --nreaders 3 --nfakewriters 8
 	local took=$(($(now_ms) - t0))
 	expect_status 0
-	((took < 4000)) || die "2 s run took ${took} ms"
+	# A bound against threads the deadline does not stop (a speed target
+	# would be make bench's): ten times the run, for a loaded machine.
+	((took < 20000)) || die "2 s run took ${took} ms"
 	(($(grep -c 'Reader Pipe:' "$OUT") == 1)) || die "stat-interval 0 printed periodic blocks"
 }
 
@@ -74,7 +74,9 @@ signal_stops_gracefully() { # SIG
 	expect_out 'Reader Pipe:'
 	expect_out 'Free-Block Circulation:'
 	expect_out 'End of test: SUCCESS'
-	((took < 2000)) || die "took ${took} ms to stop after SIG$1"
+	# Ignored, the signal leaves the run its 60 s: a third of that is the
+	# load's margin.
+	((took < 20000)) || die "took ${took} ms to stop after SIG$1"
 }
 
 t_sigint_gives_full_report() {
