@@ -112,7 +112,7 @@ t_srcu_short_readers_delay_282d_grace_periods() {
 # Issue 13 item 15: the flavor's stats line in every stats block, where
 # the kernel prints it (after Free-Block Circulation), not only on a stall.
 t_srcu_stats_line_in_every_stats_block() {
-	run --flavor srcu --duration 2 --stat-interval 500ms
+	run --flavor srcu --duration 3 --stat-interval 500ms
 	expect_status 0
 	local blocks lines
 	blocks=$(grep -c '^srcu-torture: Free-Block Circulation:' "$OUT")
