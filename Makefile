@@ -237,8 +237,8 @@ $(BUILD)/sdk/storebuf/%.o: sdk/storebuf/%.c sdk/storebuf/sb.h include/rcutorture
 	@echo "  CC      $@"
 	@$(CC) -std=gnu11 $(WARN) -Iinclude -pthread -fPIC -O2 -g -fvisibility=hidden -c $< -o $@
 
-# The unit test drives the emulation's core directly.
-$(BUILD)/unit/test_storebuf: $(STOREBUF_LIB)
+# The unit tests drive the emulation's core directly.
+$(BUILD)/unit/test_storebuf $(BUILD)/unit/test_storebuf_litmus: $(STOREBUF_LIB)
 
 $(STOREBUF_LIB): $(STOREBUF_OBJS)
 	@rm -f $@
