@@ -162,35 +162,34 @@ static bool both_zero(const uint64_t *r)
 	return r[0] == 0 && r[1] == 0;
 }
 
-/* Store buffering: each thread stores one variable, loads the other. */
-#define SB(name, smo, lmo, c11, tso, arm)                                   \
-	{                                                                   \
-		name,                                                       \
-			{ { { ST, X, smo, 0, 1 }, { LD, Y, lmo, 0, 0 } },   \
-			  { { ST, Y, smo, 0, 1 }, { LD, X, lmo, 1, 0 } } }, \
-			{ 2, 2 }, both_zero, c11, tso, arm                  \
+#define OP(kind, var, mo, reg, val)     \
+	{                               \
+		kind, var, mo, reg, val \
 	}
+#define ROW2(name, a0, a1, b0, b1, weak, c11, tso, arm)                     \
+	{                                                                   \
+		name, { { a0, a1 }, { b0, b1 } }, { 2, 2 }, weak, c11, tso, \
+			arm                                                 \
+	}
+
+/*
+ * Store buffering: each thread stores one variable, then loads (LD) or
+ * fetch_adds 0 to (RMW) the other.
+ */
+#define SB(name, smo, kind, lmo, c11, tso, arm)                            \
+	ROW2(name, OP(ST, X, smo, 0, 1), OP(kind, Y, lmo, 0, 0),           \
+	     OP(ST, Y, smo, 0, 1), OP(kind, X, lmo, 1, 0), both_zero, c11, \
+	     tso, arm)
 
 /* The same with a fence between the store and the load. */
-#define SB_FENCE(name, fmo, c11, tso, arm)                 \
-	{                                                  \
-		name,                                      \
-			{ { { ST, X, RLX, 0, 1 },          \
-			    { FENCE, 0, fmo, 0, 0 },       \
-			    { LD, Y, RLX, 0, 0 } },        \
-			  { { ST, Y, RLX, 0, 1 },          \
-			    { FENCE, 0, fmo, 0, 0 },       \
-			    { LD, X, RLX, 1, 0 } } },      \
-			{ 3, 3 }, both_zero, c11, tso, arm \
-	}
-
-/* The same with a fetch_add of 0 in place of the load. */
-#define SB_RMW(name, smo, rmo, c11, tso, arm)                                \
-	{                                                                    \
-		name,                                                        \
-			{ { { ST, X, smo, 0, 1 }, { RMW, Y, rmo, 0, 0 } },   \
-			  { { ST, Y, smo, 0, 1 }, { RMW, X, rmo, 1, 0 } } }, \
-			{ 2, 2 }, both_zero, c11, tso, arm                   \
+#define SB_FENCE(name, fmo, c11, tso, arm)                                 \
+	{                                                                  \
+		name,                                                      \
+			{ { OP(ST, X, RLX, 0, 1), OP(FENCE, 0, fmo, 0, 0), \
+			    OP(LD, Y, RLX, 0, 0) },                        \
+			  { OP(ST, Y, RLX, 0, 1), OP(FENCE, 0, fmo, 0, 0), \
+			    OP(LD, X, RLX, 1, 0) } },                      \
+			{ 3, 3 }, both_zero, c11, tso, arm                 \
 	}
 
 /* Message passing: r0 the flag, r1 the data. */
@@ -200,12 +199,9 @@ static bool flag_without_data(const uint64_t *r)
 }
 
 #define MP(name, smo, lmo, c11, tso, arm)                                   \
-	{                                                                   \
-		name,                                                       \
-			{ { { ST, X, RLX, 0, 1 }, { ST, Y, smo, 0, 1 } },   \
-			  { { LD, Y, lmo, 0, 0 }, { LD, X, RLX, 1, 0 } } }, \
-			{ 2, 2 }, flag_without_data, c11, tso, arm          \
-	}
+	ROW2(name, OP(ST, X, RLX, 0, 1), OP(ST, Y, smo, 0, 1),              \
+	     OP(LD, Y, lmo, 0, 0), OP(LD, X, RLX, 1, 0), flag_without_data, \
+	     c11, tso, arm)
 
 /* Store buffering with each thread reading its own store first. */
 static bool own_seen_other_not(const uint64_t *r)
@@ -214,17 +210,17 @@ static bool own_seen_other_not(const uint64_t *r)
 }
 
 static const struct litmus tests[] = {
-	SB("SB relaxed store, relaxed load", RLX, RLX, true, true, true),
-	SB("SB release store, acquire load", REL, ACQ, true, true, true),
-	SB("SB seq_cst store, relaxed load", SC, RLX, true, false, true),
-	SB("SB seq_cst store, acquire load", SC, ACQ, true, false, true),
-	SB("SB seq_cst store, seq_cst load", SC, SC, false, false, false),
+	SB("SB relaxed store, relaxed load", RLX, LD, RLX, true, true, true),
+	SB("SB release store, acquire load", REL, LD, ACQ, true, true, true),
+	SB("SB seq_cst store, relaxed load", SC, LD, RLX, true, false, true),
+	SB("SB seq_cst store, acquire load", SC, LD, ACQ, true, false, true),
+	SB("SB seq_cst store, seq_cst load", SC, LD, SC, false, false, false),
 	SB_FENCE("SB relaxed, acq_rel fence", AR, true, true, true),
 	SB_FENCE("SB relaxed, seq_cst fence", SC, false, false, false),
-	SB_RMW("SB release store, relaxed fetch_add", REL, RLX, true, false,
-	       false),
-	SB_RMW("SB seq_cst store, seq_cst fetch_add", SC, SC, false, false,
-	       false),
+	SB("SB release store, relaxed fetch_add", REL, RMW, RLX, true, false,
+	   false),
+	SB("SB seq_cst store, seq_cst fetch_add", SC, RMW, SC, false, false,
+	   false),
 	MP("MP relaxed flag", RLX, RLX, true, false, false),
 	MP("MP release flag, acquire load", REL, ACQ, false, false, false),
 	{ "SB with forwarding (SB+rfi)",
