@@ -63,9 +63,13 @@ t_onoff_transition_messages_with_verbose() {
 # updates and grace periods meanwhile.
 t_fwd_progress_both_tests_and_messages() {
 	local f
+	# Until the need_resched test has run once (its barrier line) and the
+	# next round has begun (n_max_cbs), not for a fixed 8 s: a loaded
+	# machine takes longer over the flood first.
+	local nr_done="grep -q '_nr: Waiting for CBs' \"\$OUT\" && grep -q 'fwd_prog n_max_cbs' \"\$OUT\""
 	for f in prcu qsbr; do
-		run --flavor $f --fwd-progress-need-resched 1 --fwd-progress-holdoff 500ms --stall-timeout 4s \
-			--fwd-progress-div 8 --duration 8 --stat-interval 0
+		run_until "$nr_done" --flavor $f --fwd-progress-need-resched 1 --fwd-progress-holdoff 500ms \
+			--stall-timeout 4s --fwd-progress-div 8 --duration 60 --stat-interval 0
 		expect_status 0
 		expect_out "^$f-torture: rcu_torture_fwd_prog: Starting forward-progress test 0$"
 		expect_out "^$f-torture: rcu_torture_fwd_prog_cr: Starting forward-progress test 0$"
@@ -80,8 +84,8 @@ t_fwd_progress_both_tests_and_messages() {
 		grep -E "rcu_torture_fwd_prog_nr: 0 Duration" "$OUT" | awk '{ if ($9 == 0 && $11 < 2) exit 1 }' ||
 			die "a need_resched loop saw no update and under two GPs"
 	done
-	run --flavor srcu rcutorture.fwd_progress_need_resched=0 --fwd-progress-holdoff 500ms \
-		--stall-timeout 2s --duration 4 --stat-interval 0
+	run_until "grep -q '_nr: Waiting for CBs' \"\$OUT\"" --flavor srcu rcutorture.fwd_progress_need_resched=0 --fwd-progress-holdoff 500ms \
+		--stall-timeout 2s --duration 60 --stat-interval 0
 	expect_status 0
 	expect_out '^srcu-torture: rcu_torture_fwd_prog_nr: 0 Duration '
 	bad_input "--fwd-progress-need-resched: '2' is not valid; expected an integer from -1 to 1" \
