@@ -341,11 +341,14 @@ t_storebuf_arm_online_relaxed_caught() {
 # and passes under the x86 model, which never reorders so.  memb-sb's
 # unlock has no fence either, but its writer's membarrier(2) orders every
 # reader: its late loads are made and discarded, and it passes; mb-sb's
-# unlock fences first, so no load is ever late there.
+# unlock fences first, so no load is ever late there.  Caught in under a
+# second idle: up to three seeds of 60 s, as a loaded machine may keep
+# the reader off its CPU.
+TEST_LIMIT[t_storebuf_arm_late_loads]=300
 t_storebuf_arm_late_loads() {
 	local m=$MUTANTS/librcutorture-mutant-unlock-relaxed-bare-sb.so
 	[[ -f $m ]] || die "no $m: run make mutants"
-	run --flavor "$m" --hunt --store-buffer-model arm --stop-on-failure --duration 60 --seed 1 \
+	run_caught 3 --flavor "$m" --hunt --store-buffer-model arm --stop-on-failure --duration 60 --seed 1 \
 		--stat-interval 0 --json "$TEST_TMP/ul.json"
 	expect_status 1
 	expect_out "^mutant-unlock-relaxed-torture: !!! first failure at [0-9.]+ s: too-short grace period: reader [0-9]+ saw element 0x[0-9a-f]+ at pipe stage ([2-9]|10) in a load that passed its read_unlock\(\)'s store \(--store-buffer-model arm"
