@@ -184,7 +184,8 @@ text_field() { # name
 # writer-nofence-sb --hunt missed seeds 3 and 4 in 60 s each at nice 0,
 # caught them in 12 and 17 s at nice -10; idle, 6 to 8 s).  What a test
 # asserts is that the tool catches the bug, not how fast on a busy
-# machine (make bench's figures say that).
+# machine (make bench's figures say that).  RUN_CAUGHT_WITH names
+# another runner than run (tsan_run, which expects sanitizer reports).
 run_caught() { # tries args...
 	local tries=$1 i j RUN_PREFIX=(env)
 	shift
@@ -198,7 +199,7 @@ run_caught() { # tries args...
 				args[j + 1]=$((given[j + 1] + i - 1))
 			fi
 		done
-		run "${args[@]}"
+		"${RUN_CAUGHT_WITH:-run}" "${args[@]}"
 		[[ $STATUS == 0 ]] || return 0
 		echo "try $i of $tries: SUCCESS, not caught: $(grep -m1 'End of test' "$OUT")" >>"$TEST_TMP/misses"
 	done

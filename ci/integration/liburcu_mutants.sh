@@ -40,6 +40,14 @@ run_variant() { # entry plugin-flavor options...
 	LD_LIBRARY_PATH=$LM/$entry/lib run --flavor "$LM/$entry/plugins/librcutorture-$plugin.so" "$@"
 }
 
+# The same, retried with the next seeds while it passes (run_caught).
+run_variant_caught() { # tries entry plugin-flavor options...
+	local tries=$1 entry=$2 plugin=$3
+	shift 3
+	LD_LIBRARY_PATH=$LM/$entry/lib run_caught "$tries" \
+		--flavor "$LM/$entry/plugins/librcutorture-$plugin.so" "$@"
+}
+
 # The false-positive control: liburcu rebuilt from its unchanged source
 # passes --hunt, plain and instrumented; and the run really uses the
 # rebuilt library, not the installed one.
@@ -60,11 +68,14 @@ t_liburcu_source_bases_pass() {
 # Mutants of the real code, each caught by the build kind the bug needs:
 # a wrong wait, barrier or callback queue by the plain build, a missing
 # fence (invisible on x86 without the emulation) by the instrumented one.
+# Each is caught in seconds idle; up to three seeds of 60 s each, for a
+# loaded machine.
+TEST_LIMIT[t_liburcu_source_mutants_caught]=600
 t_liburcu_source_mutants_caught() {
 	liburcu_mutants || return 0
 	local entry plugin checks
 	while read -r entry plugin checks; do
-		run_variant "$entry" "$plugin" --hunt --stop-on-failure --duration 60 --seed 1 --stat-interval 0
+		run_variant_caught 3 "$entry" "$plugin" --hunt --stop-on-failure --duration 60 --seed 1 --stat-interval 0
 		[[ $STATUS == 1 || $STATUS == 4 ]] || die "$entry ($plugin): exit $STATUS, expected FAILURE (1) or STALL (4)"
 		expect_out "^$plugin-torture: First failure: at [0-9.]+ s, caught by: ($checks)"
 	done <<EOF2
@@ -76,7 +87,7 @@ qsbr-online-nofence qsbr-sb $SHORT_GP_CHECKS
 EOF2
 	# A missing fence before read_unlock's store lets the section's loads
 	# pass it: Arm, never x86; the Arm model makes those loads late.
-	run_variant mb-unlock-nofence mb-sb --hunt --store-buffer-model arm --stop-on-failure \
+	run_variant_caught 3 mb-unlock-nofence mb-sb --hunt --store-buffer-model arm --stop-on-failure \
 		--duration 60 --seed 1 --stat-interval 0
 	expect_status 1
 	expect_out "^mb-sb-torture: !!! first failure at [0-9.]+ s: too-short grace period: reader [0-9]+ saw element 0x[0-9a-f]+ at pipe stage ([2-9]|10) in a load that passed its read_unlock\(\)'s store"

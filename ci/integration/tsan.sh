@@ -7,7 +7,7 @@
 TSAN_DIR=$(dirname "$BIN")
 
 tsan_run() {
-	"$BIN" "$@" >"$OUT" 2>"$ERR"
+	"${RUN_PREFIX[@]}" "$BIN" "$@" >"$OUT" 2>"$ERR"
 	STATUS=$?
 }
 
@@ -24,10 +24,11 @@ need_tsan_build() {
 # repro line, and exit 1, not TSan's 66.  TSan sees the race only when
 # another thread touches the queue before the racing one locks again: 7 to
 # 44 s under 8 busy loops, hence the long --duration (the run stops at the
-# report).
+# report), and up to three seeds.
+TEST_LIMIT[t_tsan_unlocked_append_caught]=400
 t_tsan_unlocked_append_caught() {
 	need_tsan_build
-	tsan_run --flavor "$TSAN_DIR/mutants/librcutorture-mutant-call-nolock.so" --call-rcu percpu \
+	RUN_CAUGHT_WITH=tsan_run run_caught 3 --flavor "$TSAN_DIR/mutants/librcutorture-mutant-call-nolock.so" --call-rcu percpu \
 		--stop-on-failure --duration 120 --seed 1 --stat-interval 0 --json "$TEST_TMP/r.json"
 	local m='^mutant-call-nolock-torture:'
 	# The race can tear the queue before TSan's report stops the run: the
@@ -46,7 +47,7 @@ t_tsan_unlocked_append_caught() {
 	expect_out "$m data race: this access: (read|write) of [0-9]+ bytes at 0x[0-9a-f]+ by thread T[0-9]+"
 	expect_out "$m data race: the earlier one: (read|write) of [0-9]+ bytes at 0x[0-9a-f]+ by thread T[0-9]+"
 	expect_out "$m data race:     #1 "
-	expect_out "$m Reproduce: .*--seed=1( |\$)"
+	expect_out "$m Reproduce: .*--seed=[1-3]( |\$)"
 	expect_out "$m First failure: at [0-9.]+ s, caught by: data race"
 	[[ $(jqr "$TEST_TMP/r.json" .first_failure.check) == "data race" ]] ||
 		die "JSON first_failure.check is not 'data race'"
@@ -77,10 +78,12 @@ t_tsan_correct_flavors_report_nothing() {
 # dpdk-qsbr.check=scan, never reads that cache and reports nothing: the
 # race is the library's, not ours.  If the first half fails, DPDK changed:
 # re-read the finding.
+TEST_LIMIT[t_tsan_dpdk_acked_token_race]=300
 t_tsan_dpdk_acked_token_race() {
 	need_tsan_build
 	"$BIN" --list-flavors | grep -q '^dpdk-qsbr ' || die "no dpdk-qsbr flavor in $BIN (libdpdk-dev: ci/deps)"
-	tsan_run --flavor dpdk-qsbr --hunt --stop-on-failure --duration 60 --seed 4 --stat-interval 0
+	RUN_CAUGHT_WITH=tsan_run run_caught 3 --flavor dpdk-qsbr --hunt --stop-on-failure --duration 60 \
+		--seed 4 --stat-interval 0
 	expect_status 1
 	expect_out "^dpdk-qsbr-torture: !!! first failure at [0-9.]+ s: data race: ThreadSanitizer: data-race: .* at (__)?rte_rcu_qsbr_check(_selective|_all)? /usr/include/dpdk/rte_rcu_qsbr\.h:[0-9]+, "
 	expect_out '^dpdk-qsbr-torture: data race:     #0 (__)?rte_rcu_qsbr_check'
