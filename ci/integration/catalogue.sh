@@ -24,12 +24,16 @@ t_catalogue_every_bug_has_a_fixed_twin() {
 	((n >= 1)) || die "no catalogue entries"
 }
 
+# Each BUG-* run below is one of up to three seeds (run_caught): caught
+# in seconds idle, a loaded machine may need another draw.
+
 # 2017, "Migrate callbacks earlier in the CPU-offline timeline": the
 # offline hook waits for callbacks an offline CPU never invokes: a STALL
 # naming the hook, in about --stall-timeout (3 s).  The twin migrates them (migrated
 # > 0 shows it offlined CPUs that had callbacks) and passes.
+TEST_LIMIT[t_catalogue_prcu_late_migrate]=180
 t_catalogue_prcu_late_migrate() {
-	run --scenario BUG-PRCU-LATE-MIGRATE --duration 10 --stat-interval 0
+	run_caught 3 --scenario BUG-PRCU-LATE-MIGRATE --duration 10 --seed 1 --stat-interval 0
 	expect_status 4
 	# The hung offline, or what waits behind it (a callback stranded on
 	# the outgoing CPU, a barrier waiting for such callbacks, the default
@@ -51,8 +55,9 @@ t_catalogue_prcu_late_migrate() {
 # thread calls right after it returns without it: a lost callback naming
 # the offline CPU.  The twin queues it on an online CPU and passes, with
 # such calls made (posted > 0) and none leaked.
+TEST_LIMIT[t_catalogue_prcu_offline_call]=180
 t_catalogue_prcu_offline_call() {
-	run --scenario BUG-PRCU-OFFLINE-CALL --duration 5 --stat-interval 0
+	run_caught 3 --scenario BUG-PRCU-OFFLINE-CALL --duration 5 --seed 1 --stat-interval 0
 	expect_status 1
 	expect_out '^prcu-torture: !!! first failure at [0-9.]+ s: lost callback: callback 0x[0-9a-f]+ posted by call\(\) on offline simulated CPU [0-9]+ was not invoked by a barrier that began after that call\(\) returned: leaked on the offline CPU$'
 	expect_out '^prcu-torture: onoff-call: [1-9][0-9]* callbacks posted on offline CPUs, [1-9][0-9]* not run by the barrier after them$'
@@ -70,8 +75,9 @@ t_catalogue_prcu_offline_call() {
 # flavor state naming the drain stuck inside a read-side section (and the
 # watchdog the reader, unless more threads than it lists are stuck).  The
 # twin only try-locks and passes with drains and reader posts made.
+TEST_LIMIT[t_catalogue_folly_retire_sync]=180
 t_catalogue_folly_retire_sync() {
-	run --scenario BUG-FOLLY-RETIRE-SYNC --duration 15 --stat-interval 0
+	run_caught 3 --scenario BUG-FOLLY-RETIRE-SYNC --duration 15 --seed 1 --stat-interval 0
 	expect_status 4
 	expect_out '^prcu-torture: STALL at [0-9.]+ s: '
 	expect_out '^prcu-torture: flavor state: prcu: .* retire_drain retire_drain_wait \([0-9]+ drains, [1-9][0-9]* inside read-side sections waiting for the grace-period mutex\)$'
@@ -89,8 +95,9 @@ t_catalogue_folly_retire_sync() {
 # illegal call (on the STALL line or among the "also waiting", depending on
 # which stuck operation is oldest).  The twin refuses and reports every
 # such call (tries == refusals > 0) and passes.
+TEST_LIMIT[t_catalogue_liburcu_illegal_barrier]=180
 t_catalogue_liburcu_illegal_barrier() {
-	run --scenario BUG-LIBURCU-ILLEGAL-BARRIER --duration 15 --stat-interval 0
+	run_caught 3 --scenario BUG-LIBURCU-ILLEGAL-BARRIER --duration 15 --seed 1 --stat-interval 0
 	expect_status 4
 	expect_out "^prcu-torture: (STALL at [0-9.]+ s: |also waiting \([0-9]+\): (.*; )?)illegal-barrier 0 stuck in (waiting for a callback that calls barrier\(\)|barrier\(\) inside a read-side section) for "
 	expect_out '^prcu-torture: flavor state: prcu: .* unchecked_barrier$'
@@ -109,8 +116,9 @@ t_catalogue_liburcu_illegal_barrier() {
 # period check (a reader still in the section it was in when the wait
 # began), with the flavor state counting the waits cut short.  The twin
 # checks again after every wakeup and passes.
+TEST_LIMIT[t_catalogue_liburcu_spurious_wake]=180
 t_catalogue_liburcu_spurious_wake() {
-	run --scenario BUG-LIBURCU-SPURIOUS-WAKE --duration 5 --stat-interval 0
+	run_caught 3 --scenario BUG-LIBURCU-SPURIOUS-WAKE --duration 5 --seed 1 --stat-interval 0
 	expect_status 1
 	# The readers may see the element that wait freed first.
 	expect_first_check 'early grace period|too-short grace period|rtmbe'
@@ -129,8 +137,9 @@ t_catalogue_liburcu_spurious_wake() {
 # in ten expedited grace periods take over 8 ms: --exp-gp-bound's failure, the
 # state line naming the policy.  The twin (srcu.policy=final) passes with
 # at least 100 expedited grace periods timed, so that the check ran.
+TEST_LIMIT[t_catalogue_srcu_exp_delay]=180
 t_catalogue_srcu_exp_delay() {
-	run --scenario BUG-SRCU-EXP-DELAY --duration 10 --stat-interval 0
+	run_caught 3 --scenario BUG-SRCU-EXP-DELAY --duration 10 --seed 1 --stat-interval 0
 	expect_status 1
 	expect_out '^srcu-torture: !!! first failure at [0-9.]+ s: expedited grace-period latency: [0-9]+ of [0-9]+ expedited grace periods took longer than --exp-gp-bound=8.000 ms .*: nine in ten or more are above the bound$'
 	expect_out '^srcu-torture: srcu: policy 282d hz 100 '
