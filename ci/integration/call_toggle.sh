@@ -25,12 +25,12 @@ t_call_queue_toggling_keeps_every_callback() {
 # with lost callbacks; without toggling the same flavor passes.
 t_call_queue_toggling_that_loses_callbacks_fails() {
 	# The default barrier test finds it first (its callback is lost too):
-	run --scenario BUSTED-TOGGLE --duration 3 --stat-interval 0
+	run_caught 3 --scenario BUSTED-TOGGLE --duration 3 --seed 1 --stat-interval 0
 	expect_status 1
 	expect_out '!!! first failure at [0-9.]+ s: (rtbe: barrier returned after 0 of 1 barrier callbacks|lost callbacks?: )'
 	# Without it, found during the run by the lost-callback check (or,
 	# failing that, by the final barrier).
-	run --scenario BUSTED-TOGGLE --n-barrier-cbs 0 --duration 3 --stat-interval 0
+	run_caught 3 --scenario BUSTED-TOGGLE --n-barrier-cbs 0 --duration 3 --seed 1 --stat-interval 0
 	expect_status 1
 	expect_out '!!! first failure at [0-9.]+ s: lost callbacks?: ([1-9][0-9]* callbacks were never invoked by the final barrier|.* not invoked: its call\(\) returned)'
 	expect_out 'Callbacks: invoked: [0-9]+ early: 0 duplicate: 0 lost: [1-9]'

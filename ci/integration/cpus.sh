@@ -84,8 +84,9 @@ t_barrier_test_succeeds() {
 	expect_out 'rtbe: 0 '
 }
 
+TEST_LIMIT[t_busted_barrier_fails_with_rtbe]=150
 t_busted_barrier_fails_with_rtbe() {
-	run --flavor busted-barrier --n-barrier-cbs 4 --duration 30 --stop-on-failure --stat-interval 0
+	run_caught 3 --flavor busted-barrier --n-barrier-cbs 4 --duration 30 --seed 1 --stop-on-failure --stat-interval 0
 	expect_status 1
 	expect_out '^busted-barrier-torture: !!! first failure at [0-9.]+ s: rtbe: barrier returned after [0-9]+ of 4 barrier callbacks had run'
 	expect_out 'rtbe: [1-9][0-9]* '

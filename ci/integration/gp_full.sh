@@ -27,7 +27,7 @@ t_full_cookies_age_elements_on_prcu_and_srcu() {
 # be first (1 run in 10 in issue 29): any may be, the cookie check must
 # fail as well.
 t_full_cookie_off_by_one_fails_the_cookie_check() {
-	run --scenario BUSTED-FULL-COOKIE --duration 3 --stat-interval 0
+	run_caught 3 --scenario BUSTED-FULL-COOKIE --duration 3 --seed 1 --stat-interval 0
 	expect_status 1
 	expect_first_check "$SHORT_GP_CHECKS"
 	expect_check_failed 'cookie check' 'a full cookie \([0-9]+ [0-9]+ [0-9]+\) taken inside a read-side section polled as done before the section ended'

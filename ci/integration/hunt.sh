@@ -321,19 +321,20 @@ t_hunt_tight_reads_hold_offlining() {
 # timeout when only waits counted.  The time checked is how long the wait
 # was stuck, not when the run stalled: the wakeup is lost when the
 # schedule allows, later under load.
+TEST_LIMIT[t_hunt_overtaken_wait_stalls_early]=240
 t_hunt_overtaken_wait_stalls_early() {
 	local dir=${MUTANTS:-$(dirname "$PLUGINS")/mutants}
 	[[ -f $dir/librcutorture-mutant-lost-wakeup.so ]] || die "no mutants in $dir: run make mutants"
-	run --flavor "$dir/librcutorture-mutant-lost-wakeup.so" --hunt --seed 1 --duration 20 \
+	run_caught 3 --flavor "$dir/librcutorture-mutant-lost-wakeup.so" --hunt --seed 1 --duration 20 \
 		--gp-sync --gp-exp --gp-poll --nfakewriters 8 \
 		--stop-on-failure --stat-interval 0 --json "$TEST_TMP/w.json"
 	expect_status 4
 	expect_out '^mutant-lost-wakeup-torture: STALL at [0-9.]+ s: (writer|fakewriter) [0-9]+ stuck in [a-z_ ]+ for [5-9]\.[0-9]+ s, while 16 or more grace-period waits or callbacks that began after it completed \(--stall-timeout 10.0 s\)'
-	run --flavor "$dir/librcutorture-mutant-lost-wakeup.so" --hunt --seed 1 --duration 20 \
+	run_caught 3 --flavor "$dir/librcutorture-mutant-lost-wakeup.so" --hunt --seed 1 --duration 20 \
 		--gp-sync --nfakewriters 0 --stop-on-failure --stat-interval 0
 	expect_status 4
 	expect_out '^mutant-lost-wakeup-torture: STALL at [0-9.]+ s: writer 0 stuck in synchronize for [5-9]\.[0-9]+ s, while 16 or more grace-period waits or callbacks that began after it completed'
-	run --flavor "$dir/librcutorture-mutant-lost-wakeup.so" --seed 1 --duration 20 \
+	run_caught 3 --flavor "$dir/librcutorture-mutant-lost-wakeup.so" --seed 1 --duration 20 \
 		--stop-on-failure --stat-interval 0
 	expect_status 4
 	expect_out '^mutant-lost-wakeup-torture: STALL at [0-9.]+ s: [a-z-]+ [0-9]+ stuck in [a-z_ ]+ for 1[0-9]\.[0-9]+ s \(--stall-timeout 10\.0 s\)$'

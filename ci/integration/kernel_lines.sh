@@ -101,10 +101,11 @@ t_fwd_progress_both_tests_and_messages() {
 # whose quiescent states count only after the thread slept) holds up every
 # grace period while the loop runs and yields without sleeping, with the
 # loop yielding only when preempted (1) or on every pass (0).
+TEST_LIMIT[t_fwd_progress_need_resched_negative_control_fails]=200
 t_fwd_progress_need_resched_negative_control_fails() {
 	local np
 	for np in 1 0; do
-		run --scenario BUSTED-NR --fwd-progress-need-resched $np --duration 15 --stat-interval 0
+		run_caught 3 --scenario BUSTED-NR --fwd-progress-need-resched $np --duration 15 --seed 1 --stat-interval 0
 		expect_status 1
 		expect_out '^busted-nr-torture: rcu_torture_fwd_prog_nr: Starting forward-progress test 0$'
 		expect_out '^busted-nr-torture: rcu_torture_fwd_prog_nr: 0 Duration (5[0-9][0-9]|[6-9][0-9][0-9]|[1-3][0-9]{3}|4000) cver [0-9]+ gps [0-9]+$'
@@ -125,7 +126,7 @@ t_fwd_progress_need_resched_negative_control_fails() {
 # switch, which busted-nr counts as a quiescent state: --hunt passed it
 # in 10 of 10 seeds before).
 t_fwd_progress_need_resched_negative_control_fails_under_hunt() {
-	run --scenario BUSTED-NR --hunt --seed 1 --duration 20 --stat-interval 0
+	run_caught 3 --scenario BUSTED-NR --hunt --seed 1 --duration 20 --stat-interval 0
 	expect_status 1
 	expect_out '^busted-nr-torture: swarm: preempt='
 	expect_out '^busted-nr-torture: !!! first failure at [0-9.]+ s: forward progress: need_resched test 0: '

@@ -182,7 +182,7 @@ t_mutant_poll_cookie_caught() {
 # synchronize callers dropped from the waiter list sleep forever: a stall.
 t_mutant_lost_wakeup_stalls() {
 	need_mutants
-	run --flavor "$MUTANTS/librcutorture-mutant-lost-wakeup.so" --stop-on-failure --duration 10 \
+	run_caught 3 --flavor "$MUTANTS/librcutorture-mutant-lost-wakeup.so" --stop-on-failure --duration 10 \
 		--stall-timeout 2s --seed 1 --stat-interval 0
 	expect_status 4
 	expect_out '^mutant-lost-wakeup-torture: STALL at [0-9.]+ s: '

@@ -73,7 +73,7 @@ t_object_debug_harness_flags_duplicate() {
 }
 
 t_object_debug_negative_control_fails() {
-	run --scenario BUSTED-OBJECT-DEBUG --duration 2 --stat-interval 0
+	run_caught 3 --scenario BUSTED-OBJECT-DEBUG --duration 5 --seed 1 --stat-interval 0
 	expect_status 1
 	expect_out '^srcu-torture: !!! first failure at .*: undetected duplicate call: flavor srcu declares duplicate call\(\) detection, but did not report object-debug callback'
 	expect_out 'test complete: 0 duplicate reported by the flavor, 0 flagged by the harness'
@@ -103,8 +103,9 @@ t_updown_sections_post_callbacks() {
 	expect_out '^srcu-torture: Callbacks: invoked: [1-9][0-9]* early: 0 duplicate: 0 lost: 0$'
 }
 
+TEST_LIMIT[t_updown_negative_control_fails]=150
 t_updown_negative_control_fails() {
-	run --scenario BUSTED-UPDOWN --duration 20 --stat-interval 0
+	run_caught 3 --scenario BUSTED-UPDOWN --duration 20 --seed 1 --stat-interval 0
 	expect_status 1
 	expect_out '^srcu-torture: !!! first failure at .*: too-short grace period: up/down reader saw element .* at pipe stage [0-9]+: begun by down_read on CPU -?[0-9]+, ended by up_read on CPU -?[0-9]+'
 }

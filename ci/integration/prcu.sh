@@ -56,9 +56,10 @@ t_prcu_each_rfc_parameter_alone_is_accepted() {
 	expect_err "prcu.idle_tick_ms: bad value '0'; expected an integer from 1 to 1000"
 }
 
+TEST_LIMIT[t_prcu_without_migration_strands_callbacks]=150
 t_prcu_without_migration_strands_callbacks() {
 	# No migration, but a GP engine: barriers skip offline CPUs.
-	run --flavor prcu prcu.migrate_cbs=0 --cpus 8 --onoff-interval 20ms --n-barrier-cbs 4 \
+	run_caught 3 --flavor prcu prcu.migrate_cbs=0 --seed 1 --cpus 8 --onoff-interval 20ms --n-barrier-cbs 4 \
 		--duration 30 --stop-on-failure --stat-interval 0
 	expect_status 1
 	expect_out 'rtbe: [1-9]'
