@@ -49,13 +49,14 @@ t_mutant_wait_first_caught() {
 # points (-bare), caught by the default options: classic reads extend
 # their sections, as the kernel's do, and check the first element at the
 # end.  Before: 0 of 3 seeds in 30 s each.
+TEST_LIMIT[t_mutant_nested_after_the_read_caught]=600
 t_mutant_nested_after_the_read_caught() {
 	need_mutants
 	local m seed
 	for m in nest-rephase nest-unlock-outer; do
 		for seed in 1 2; do
-			run --flavor "$MUTANTS/librcutorture-mutant-$m-bare.so" --stop-on-failure --duration 60 \
-				--seed "$seed" --stat-interval 0
+			run_caught 3 --flavor "$MUTANTS/librcutorture-mutant-$m-bare.so" --stop-on-failure \
+				--duration 60 --seed "$seed" --stat-interval 0
 			expect_status 1
 			expect_out "^mutant-$m-torture: !!! first failure at [0-9.]+ s: ($SHORT_GP_CHECKS): "
 		done
@@ -75,12 +76,13 @@ t_mutant_nested_after_the_read_caught() {
 # readers (--reader-cbs 1000) and the lost-callback check looks at those
 # callbacks too.  Before: missed everywhere (no reader posted by default,
 # and a reader's callback was only counted missing at the end).
+TEST_LIMIT[t_mutant_call_in_section_lost]=420
 t_mutant_call_in_section_lost() {
 	need_mutants
 	local m='^mutant-call-parked-torture:' seed
 	for seed in 1 2; do
-		run --flavor "$MUTANTS/librcutorture-mutant-call-parked-bare.so" --stop-on-failure --duration 60 \
-			--seed $seed --stat-interval 0
+		run_caught 3 --flavor "$MUTANTS/librcutorture-mutant-call-parked-bare.so" --stop-on-failure \
+			--duration 60 --seed $seed --stat-interval 0
 		expect_status 1
 		expect_out "$m !!! first failure at [0-9.]+ s: lost callback: reader callback 0x[0-9a-f]+ not invoked: its call\\(\\) returned [0-9.]+ s before a barrier began"
 	done
@@ -92,14 +94,15 @@ t_mutant_call_in_section_lost() {
 # the default options catch it with the callback-order check, which the
 # mutant's base declares (RCUT_CAP_CB_FIFO), under each queue layout.
 # Before: 0 of 3 seeds in 30 s by default, --hunt 3 of 3 by rtbe only.
+TEST_LIMIT[t_mutant_callback_order_caught]=600
 t_mutant_callback_order_caught() {
 	need_mutants
 	local m='^mutant-cb-lifo-torture:' seed opts
 	# --n-barrier-cbs 0: the default barrier test catches it too, as rtbe.
 	for opts in "--seed 1" "--seed 2" "--seed 1 --call-rcu percpu --cpus 4 --onoff-interval 20ms"; do
 		# shellcheck disable=SC2086 # options
-		run --flavor "$MUTANTS/librcutorture-mutant-cb-lifo-bare.so" --stop-on-failure --duration 60 \
-			--stat-interval 0 --json "$TEST_TMP/lifo.json" --n-barrier-cbs 0 $opts
+		run_caught 3 --flavor "$MUTANTS/librcutorture-mutant-cb-lifo-bare.so" --stop-on-failure \
+			--duration 60 --stat-interval 0 --json "$TEST_TMP/lifo.json" --n-barrier-cbs 0 $opts
 		expect_status 1
 		expect_out "$m !!! first failure at [0-9.]+ s: callback order: [a-z -]+ callback 0x[0-9a-f]+, post [0-9]+ of [a-z]+ [0-9]+, invoked after its post [0-9]+ to the same queue \\(--call-rcu (global|percpu)\\)"
 		[[ $(jqr "$TEST_TMP/lifo.json" .first_failure.check) == "callback order" ]] ||
