@@ -329,14 +329,14 @@ t_hunt_overtaken_wait_stalls_early() {
 		--gp-sync --gp-exp --gp-poll --nfakewriters 8 \
 		--stop-on-failure --stat-interval 0 --json "$TEST_TMP/w.json"
 	expect_status 4
-	expect_out '^mutant-lost-wakeup-torture: STALL at [0-9.]+ s: (writer|fakewriter) [0-9]+ stuck in [a-z_ ]+ for [5-9]\.[0-9]+ s, while 16 or more grace-period waits or callbacks that began after it completed \(--stall-timeout 10.0 s\)'
+	expect_out "^mutant-lost-wakeup-torture: STALL at [0-9.]+ s: (writer|fakewriter) [0-9]+ stuck in [a-z_ ]+ for [5-9]\.[0-9]+ s$BEHIND_READERS, while 16 or more grace-period waits or callbacks that began after it completed \(--stall-timeout 10.0 s\)"
 	run_caught 3 --flavor "$dir/librcutorture-mutant-lost-wakeup.so" --hunt --seed 1 --duration 20 \
 		--gp-sync --nfakewriters 0 --stop-on-failure --stat-interval 0
 	expect_status 4
-	expect_out '^mutant-lost-wakeup-torture: STALL at [0-9.]+ s: writer 0 stuck in synchronize for [5-9]\.[0-9]+ s, while 16 or more grace-period waits or callbacks that began after it completed'
+	expect_out "^mutant-lost-wakeup-torture: STALL at [0-9.]+ s: writer 0 stuck in synchronize for [5-9]\.[0-9]+ s$BEHIND_READERS, while 16 or more grace-period waits or callbacks that began after it completed"
 	run_caught 3 --flavor "$dir/librcutorture-mutant-lost-wakeup.so" --seed 1 --duration 20 \
 		--stop-on-failure --stat-interval 0
 	expect_status 4
-	expect_out '^mutant-lost-wakeup-torture: STALL at [0-9.]+ s: [a-z-]+ [0-9]+ stuck in [a-z_ ]+ for 1[0-9]\.[0-9]+ s \(--stall-timeout 10\.0 s\)$'
+	expect_out "^mutant-lost-wakeup-torture: STALL at [0-9.]+ s: [a-z-]+ [0-9]+ stuck in [a-z_ ]+ for 1[0-9]\.[0-9]+ s$BEHIND_READERS \(--stall-timeout 10\.0 s\)\$"
 	expect_no_out 'grace-period waits or callbacks that began after it'
 }

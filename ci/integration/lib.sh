@@ -96,6 +96,10 @@ expect_survives_onoff_barrier_and_flood() { # flavor [flavor parameters...]
 # Two of them often race to catch one bug: a test of detection accepts
 # any, a test of one check asserts that check failed (expect_check_failed).
 SHORT_GP_CHECKS='too-short grace period|early grace period|early callback|rtmbe|cookie check'
+# What a stall report adds after "stuck in OP for X s" when the thread
+# also waited behind readers the machine kept from their CPUs (not
+# counted in X: core/watchdog.c), as an optional regex group.
+BEHIND_READERS='( \(and [0-9.]+ s behind readers waiting for a CPU\))?'
 
 # The run's first failure was caught by a check matching the regex.
 expect_first_check() { # check-regex

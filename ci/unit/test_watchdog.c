@@ -322,6 +322,74 @@ static void asleep_without_progress_is_charged(void **state)
 	assert_non_null(strstr(stall.what, "reader 1 made no progress for "));
 }
 
+/* Checks every 20 ms for up to 'for_ns', nothing getting on: a stall? */
+static bool writer_stall_within(uint64_t for_ns)
+{
+	uint64_t end = torture_now_ns() + for_ns;
+	bool stalled = false;
+
+	while (!(stalled = check()) && torture_now_ns() < end)
+		torture_nap_ns(20000000);
+	return stalled;
+}
+
+/*
+ * Writer 0 in synchronize from after the watchdog saw reader 1's counter
+ * (the reader starved on its CPU, inside a section or not) for up to
+ * 'for_ns': a stall?  *have: false if schedstat is missing.
+ */
+static bool writer_behind_starved_reader(bool in_section, uint64_t for_ns,
+					 bool *have)
+{
+	bool stalled;
+
+	*have = rig_start(true);
+	atomic_store(&thr[1].section, in_section ? 1 : 0);
+	cfg.stall_timeout_ns = 200000000ULL;
+	check(); /* the reader's counter, seen before the call began */
+	torture_nap_ns(20000000);
+	atomic_store(&thr[0].op_since_ns, torture_now_ns());
+	atomic_store(&thr[0].op, "synchronize");
+	stalled = writer_stall_within(for_ns);
+	rig_stop();
+	return stalled;
+}
+
+/*
+ * Issue 45's chained blame: a writer whose grace period waits for a
+ * reader that the machine keeps from its CPU inside its section is not
+ * charged that wait, as the reader is not (three times the timeout of
+ * it is no stall)...
+ */
+static void writer_behind_a_starved_reader_is_not_charged(void **state)
+{
+	bool have, stalled;
+
+	(void)state;
+	stalled = writer_behind_starved_reader(true, 600000000ULL, &have);
+	if (!have)
+		skip();
+	assert_false(stalled);
+}
+
+/*
+ * ...but a reader starved outside any section holds up no grace period:
+ * the writer stuck in synchronize is the stall.
+ */
+static void writer_behind_a_reader_outside_a_section_is_charged(void **state)
+{
+	bool have, stalled;
+
+	(void)state;
+	stalled = writer_behind_starved_reader(false, 10000000000ULL, &have);
+	if (!have)
+		skip();
+	assert_true(stalled);
+	assert_non_null(
+		strstr(stall.what, "writer 0 stuck in synchronize for "));
+	assert_null(strstr(stall.what, "behind readers"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +406,11 @@ int main(void)
 		cmocka_unit_test_setup(thread_that_got_on_is_not_also_waiting,
 				       setup),
 		cmocka_unit_test_setup(wait_for_a_cpu_is_not_charged, setup),
+		cmocka_unit_test_setup(
+			writer_behind_a_starved_reader_is_not_charged, setup),
+		cmocka_unit_test_setup(
+			writer_behind_a_reader_outside_a_section_is_charged,
+			setup),
 		cmocka_unit_test_setup(asleep_without_progress_is_charged,
 				       setup),
 	};

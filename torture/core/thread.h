@@ -40,6 +40,11 @@ struct torture_thread {
 	/* Stopped outside a flavor call: the time charged (watchdog.c). */
 	uint64_t wd_charged_ns, wd_look_ns, wd_cpu_ns;
 	bool wd_looked, wd_cpu_known;
+	/* The last look's wait for a CPU (0 if not looked at, or asleep). */
+	uint64_t wd_waited_ns;
+	/* In a flavor call: the time not charged, behind a starved reader. */
+	uint64_t wd_excused_ns, wd_excused_op_since_ns;
+	const char *wd_op; /* the op as this check saw it */
 	/* Per-reader histograms, written only by the owning thread. */
 	_Atomic uint64_t pipe[RCUT_HIST_LEN];
 	_Atomic uint64_t batch[RCUT_HIST_LEN];

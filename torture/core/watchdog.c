@@ -47,8 +47,12 @@ static void charge(struct torture_thread *t, uint64_t now)
 		t->wd_looked = true;
 		t->wd_charged_ns = now - t->wd_since_ns;
 	} else if (known && t->wd_cpu_known && st.state == 'R') {
-		t->wd_charged_ns +=
+		uint64_t used =
 			st.cpu_ns > t->wd_cpu_ns ? st.cpu_ns - t->wd_cpu_ns : 0;
+		uint64_t span = now - t->wd_look_ns;
+
+		t->wd_charged_ns += used;
+		t->wd_waited_ns = span > used ? span - used : 0;
 	} else {
 		t->wd_charged_ns += now - t->wd_look_ns;
 	}
@@ -59,9 +63,40 @@ static void charge(struct torture_thread *t, uint64_t now)
 }
 
 /*
+ * How long of the last look t, in a flavor call since 'since', waited
+ * behind a reader that the machine kept from its CPU: the longest wait
+ * of a reader inside a read-side section whose progress counter has not
+ * moved since before t's call began, so that the grace period t waits
+ * for may have to wait for it (issue 45: at load 19 a writer whose
+ * synchronize waited for starved readers was charged their wait).  A
+ * reader that got on since is no longer in the way; one stuck in its
+ * section on its CPU is charged itself, and ranks first (rank()).
+ */
+static uint64_t behind_starved_reader(struct torture_run *run,
+				      const struct torture_thread *t,
+				      uint64_t since)
+{
+	uint64_t most = 0;
+
+	for (int i = 0; i < run->threads.n; i++) {
+		const struct torture_thread *r = &run->threads.t[i];
+
+		if (r == t || r->wd_op || !r->wd_waited_ns ||
+		    r->wd_since_ns > since ||
+		    !(atomic_load_explicit(&r->section, memory_order_relaxed) &
+		      1))
+			continue;
+		if (r->wd_waited_ns > most)
+			most = r->wd_waited_ns;
+	}
+	return most;
+}
+
+/*
  * How long t has been stuck: since it entered the flavor call it is in,
  * wall time (it may be the victim of another thread's hang, and a hang
- * that spins makes every thread wait for a CPU); else the time charged
+ * that spins makes every thread wait for a CPU) less the time it waited
+ * behind a reader kept from its CPU (behind_starved_reader()); else the time charged
  * since the watchdog first saw its progress counter at this value, which
  * leaves out its waits for a CPU (charge()): no flavor can give back the
  * time a busy machine takes (at load 8.5 a reader that waited 0.9 s for
@@ -74,8 +109,8 @@ static uint64_t stuck_for(struct torture_thread *t, uint64_t now,
 			  uint64_t *seen_ns)
 {
 	uint64_t p = atomic_load_explicit(&t->progress, memory_order_relaxed);
-	uint64_t since;
-	const char *op;
+	uint64_t since, excused = 0;
+	const char *op = t->wd_op;
 
 	if (!t->created || atomic_load(&t->exited))
 		return 0;
@@ -85,13 +120,20 @@ static uint64_t stuck_for(struct torture_thread *t, uint64_t now,
 		t->wd_looked = false;
 		return 0;
 	}
-	op = atomic_load_explicit(&t->op, memory_order_acquire);
 	if (op) {
 		t->wd_looked = false;
-		*seen_ns = now - t->wd_since_ns;
 		since = atomic_load(&t->op_since_ns);
 		if (since > now)
 			since = now;
+		if (t->wd_excused_op_since_ns != since) {
+			t->wd_excused_op_since_ns = since;
+			t->wd_excused_ns = 0;
+		}
+		t->wd_excused_ns += behind_starved_reader(t->run, t, since);
+		excused = t->wd_excused_ns;
+		*seen_ns = now - t->wd_since_ns;
+		*seen_ns = *seen_ns > excused ? *seen_ns - excused : 0;
+		since = now - since > excused ? since + excused : now;
 	} else {
 		charge(t, now);
 		*seen_ns = t->wd_charged_ns;
@@ -99,7 +141,13 @@ static uint64_t stuck_for(struct torture_thread *t, uint64_t now,
 	}
 	if (*seen_ns < least)
 		return 0;
-	if (op)
+	if (op && excused >= 100000000)
+		snprintf(
+			what, len,
+			"%s %d stuck in %s for %.1f s (and %.1f s behind readers waiting for a CPU)",
+			t->kind, t->id, op, (double)(now - since) / 1e9,
+			(double)excused / 1e9);
+	else if (op)
 		snprintf(what, len, "%s %d stuck in %s for %.1f s", t->kind,
 			 t->id, op, (double)(now - since) / 1e9);
 	else
@@ -171,7 +219,7 @@ static bool overtaken(struct torture_run *run, struct torture_thread *t,
 
 	if (!run->cfg->hunt)
 		return false;
-	op = atomic_load_explicit(&t->op, memory_order_acquire);
+	op = t->wd_op;
 	since = atomic_load(&t->op_since_ns);
 	later = torture_overtaken_count(run, op, since);
 	if (later < TORTURE_OVERTAKEN_MIN)
@@ -194,20 +242,31 @@ static int collect(struct torture_run *run, uint64_t now, struct stuck *list,
 
 	for (int i = 0; i < run->threads.n; i++) {
 		struct torture_thread *t = &run->threads.t[i];
-		uint64_t seen = 0;
-		uint64_t age = stuck_for(t, now, least, list[n].what,
-					 sizeof(list[n].what), &seen);
 
-		if (!age)
-			continue;
-		list[n].in_section =
-			!atomic_load_explicit(&t->op, memory_order_acquire) &&
-			(atomic_load(&t->section) & 1);
-		if (seen >= timeout ||
-		    (seen >= timeout / 2 &&
-		     overtaken(run, t, list[n].what, sizeof(list[n].what))))
-			*tripped = true;
-		list[n++].age_ns = age;
+		t->wd_op = atomic_load_explicit(&t->op, memory_order_acquire);
+		t->wd_waited_ns = 0;
+	}
+	/* Threads outside flavor calls first: their waits excuse the rest. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < run->threads.n; i++) {
+			struct torture_thread *t = &run->threads.t[i];
+			uint64_t seen = 0, age;
+
+			if (!t->wd_op != !pass)
+				continue;
+			age = stuck_for(t, now, least, list[n].what,
+					sizeof(list[n].what), &seen);
+			if (!age)
+				continue;
+			list[n].in_section =
+				!t->wd_op && (atomic_load(&t->section) & 1);
+			if (seen >= timeout ||
+			    (seen >= timeout / 2 &&
+			     overtaken(run, t, list[n].what,
+				       sizeof(list[n].what))))
+				*tripped = true;
+			list[n++].age_ns = age;
+		}
 	}
 	return n;
 }
