@@ -30,8 +30,11 @@ LIBDW_LIBS := $(if $(LIBDW),$(shell pkg-config --libs libdw))
 # libraries are linked in: the shared ones of newer Debian suites need a
 # newer glibc, and their static ones only miss C23's __isoc23_strtol and
 # __isoc23_strtoul (flavors/urcu/glibc_isoc23.c).  A version without
-# urcu-signal (0.15 on) leaves that flavor out, and the instrumented -sb
-# plugins are not built against DIR yet.  The version shows in
+# urcu-signal (0.15 on) leaves that flavor out.  The instrumented -sb
+# plugins are built against DIR's headers too; a static library cannot go
+# into a plugin (its TLS relocations are the executable's kind), so the
+# binary exports the library's symbols (flavors/urcu/static_liburcu.dynlist)
+# and the plugins use the copy linked into it.  The version shows in
 # --list-flavors and on the run's flavor line.
 ifeq ($(LIBURCU_DIR),)
 URCU_LIBS := -lurcu-memb -lurcu-mb -lurcu-signal -lurcu-qsbr -lurcu-bp -lurcu-common
@@ -41,11 +44,15 @@ else
 LU_LIBDIR := $(LIBURCU_DIR)/usr/lib/$(shell $(CC) -dumpmachine)
 LU_SIGNAL := $(wildcard $(LU_LIBDIR)/liburcu-signal.a)
 LIBURCU_VERSION := $(shell cat $(LIBURCU_DIR)/version 2>/dev/null)
-URCU_LIBS := -Wl,-u,__isoc23_strtol,-u,__isoc23_strtoul $(foreach f,memb mb $(if $(LU_SIGNAL),signal) qsbr bp common,$(LU_LIBDIR)/liburcu-$(f).a)
+# The static libraries copied with their lock, sleep and syscall calls
+# renamed, to go through rcut_lib_hooks (flavors/urcu/static_liburcu.c).
+LU_HOOKED := syscall poll pthread_mutex_lock pthread_mutex_unlock pthread_cond_wait pthread_cond_broadcast
+LU_STATIC_LIBS := $(foreach f,memb mb $(if $(LU_SIGNAL),signal) qsbr bp common,$(BUILD)/liburcu-static/liburcu-$(f).a)
+URCU_LIBS := -Wl,-u,__isoc23_strtol,-u,__isoc23_strtoul,-u,rcut_lib_hooks $(LU_STATIC_LIBS)
 URCU_DEFS := -DRCUT_LIBURCU='"liburcu $(LIBURCU_VERSION) (static)"' \
-	$(if $(LU_SIGNAL),,-DRCUT_URCU_SIGNAL_ABSENT='"liburcu $(LIBURCU_VERSION) has no urcu-signal"') \
-	-DRCUT_URCU_SB_ABSENT='"not built against LIBURCU_DIR (liburcu $(LIBURCU_VERSION)) yet"'
+	$(if $(LU_SIGNAL),,-DRCUT_URCU_SIGNAL_ABSENT='"liburcu $(LIBURCU_VERSION) has no urcu-signal"')
 URCU_CFLAGS := -I$(LIBURCU_DIR)/usr/include/$(shell $(CC) -dumpmachine) -I$(LIBURCU_DIR)/usr/include
+URCU_EXPORT_LDFLAGS := -Wl,--dynamic-list=flavors/urcu/static_liburcu.dynlist
 endif
 # Unwind tables in every object, even when CFLAGS drops -g: the stall
 # watchdog's backtraces walk the stack with them.
@@ -54,7 +61,7 @@ LIBS = $(EXT_LIBS) $(URCU_LIBS) -lhwloc -lunwind $(LIBDW_LIBS) $(JSONC_LIBS) -ld
 
 # Plugins call rcut_current_cpu(), rcut_nr_cpus() and the race points
 # (rcut_race_delay(), rcut_race_enabled): export just those.
-EXPORT_LDFLAGS := -Wl,--dynamic-list=flavors/plugin.dynlist
+EXPORT_LDFLAGS := -Wl,--dynamic-list=flavors/plugin.dynlist $(URCU_EXPORT_LDFLAGS)
 TEST_LIBS := -lcmocka
 
 # Optional libraries, a flavor each (issue 16): Concurrency Kit's epoch
@@ -79,7 +86,7 @@ CDS_NAMES := instant buffered signal
 CDS_PLUGINS := $(if $(HAVE_CDS),$(CDS_NAMES:%=$(BUILD)/lib/librcutorture-cds-%.so))
 
 # The layers, top down (docs/architecture.md; ci/check-layers checks them).
-URCU_OUT := $(if $(LIBURCU_DIR),$(if $(LU_SIGNAL),,flavors/urcu/signal.c),flavors/urcu/glibc_isoc23.c)
+URCU_OUT := $(if $(LIBURCU_DIR),$(if $(LU_SIGNAL),,flavors/urcu/signal.c),flavors/urcu/glibc_isoc23.c flavors/urcu/static_liburcu.c)
 SRCS := $(filter-out flavors/ext/% $(URCU_OUT),$(wildcard cmd/*.c torture/*/*.c flavors/*.c flavors/*/*.c report/*.c)) $(EXT_SRCS)
 HDRS := $(wildcard cmd/*.h torture/*/*.h flavors/*.h flavors/*/*.h report/*.h include/rcutorture/*.h)
 LIB_SRCS := $(filter-out cmd/main.c,$(SRCS))
@@ -138,9 +145,14 @@ $(BUILD)/lib/librcutorture-cds-%.so: flavors/cds/%.cc flavors/cds/cds_adapter.h 
 	@echo "  CXX     $@"
 	@$(CXX) $(CDS_CXXFLAGS) $(LDFLAGS) -o $@ $< -lcds
 
-$(BUILD)/librcut.a: $(OBJS)
+$(BUILD)/librcut.a: $(OBJS) | $(LU_STATIC_LIBS)
 	@rm -f $@
 	@$(AR) rcs $@ $^
+
+$(BUILD)/liburcu-static/%.a: $(LU_LIBDIR)/%.a
+	@mkdir -p $(dir $@)
+	@echo "  OBJCOPY $@"
+	@objcopy $(foreach f,$(LU_HOOKED),--redefine-sym $(f)=rcut_urcu_$(f)) $< $@
 
 $(OUT): $(BUILD)/cmd/main.o $(BUILD)/librcut.a flavors/plugin.dynlist
 	@echo "  LD      $@"
@@ -262,18 +274,20 @@ $(MUTANT_DIR)/sb/%.o: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/engine.
 # sleep calls to its wrappers (sdk/storebuf/libhook.c).  In $(BUILD)/lib
 # beside libcds's (PREFIX/lib/rcutorture installed).
 URCU_SB_NAMES := memb mb qsbr bp
-URCU_SB_PLUGINS := $(if $(LIBURCU_DIR),,$(URCU_SB_NAMES:%=$(BUILD)/lib/librcutorture-%-sb.so))
+URCU_SB_PLUGINS := $(URCU_SB_NAMES:%=$(BUILD)/lib/librcutorture-%-sb.so)
+# Against LIBURCU_DIR: nothing to link, the binary has the library.
+URCU_SB_LIBS = $(if $(LIBURCU_DIR),,-lurcu-$* -lurcu-common)
 
 all: $(URCU_SB_PLUGINS)
 
 $(BUILD)/lib/urcu-sb/%.o: flavors/urcu/%.c flavors/urcu/urcu_adapter.h flavors/lib_entry.h flavors/urcu/storebuf_liburcu.h flavors/registry.h include/rcutorture/flavor.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	@$(CC) $(PLUGIN_CFLAGS) $(STOREBUF_CFLAGS) -DRCUT_SB_PLUGIN -include flavors/urcu/storebuf_liburcu.h -c $< -o $@
+	@$(CC) $(PLUGIN_CFLAGS) $(STOREBUF_CFLAGS) $(URCU_CFLAGS) $(URCU_DEFS) -DRCUT_SB_PLUGIN -include flavors/urcu/storebuf_liburcu.h -c $< -o $@
 
 $(URCU_SB_PLUGINS): $(BUILD)/lib/librcutorture-%-sb.so: $(BUILD)/lib/urcu-sb/%.o $(STOREBUF_LIB)
 	@echo "  PLUGIN  $@"
-	@$(CC) -shared -pthread -o $@ $< $(STOREBUF_LIB) $(STOREBUF_LDFLAGS) -lurcu-$* -lurcu-common -ldl
+	@$(CC) -shared -pthread -o $@ $< $(STOREBUF_LIB) $(STOREBUF_LDFLAGS) $(URCU_SB_LIBS) -ldl
 
 # DPDK's QSBR and Concurrency Kit's epoch adapters built the same way
 # (dpdk-qsbr-sb, ck-epoch-sb): the libraries' inlined read sides and

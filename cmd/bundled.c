@@ -45,12 +45,7 @@
 #define DPDK_WHY "built without DPDK"
 #endif
 
-/* A build against another liburcu (LIBURCU_DIR) has no -sb plugins yet. */
-#ifdef RCUT_URCU_SB_ABSENT
-#define URCU_SB_WHY RCUT_URCU_SB_ABSENT
-#else
-#define URCU_SB_WHY NULL
-#endif
+#define URCU_SB_WHY NULL /* built against whichever liburcu the binary is */
 
 static const struct rcut_bundled bundled[] = {
 	{ "cds-instant", CDS_WHY },

@@ -29,24 +29,24 @@ const struct rcut_flavor_entry rcut_builtin_flavors[] = {
 #endif
 	{ &rcut_flavor_qsbr, qsbr_aliases, RCUT_LIBURCU },
 	{ &rcut_flavor_bp, bp_aliases, RCUT_LIBURCU },
-	{ &rcut_flavor_prcu, NULL },
-	{ &rcut_flavor_srcu, NULL },
+	{ &rcut_flavor_prcu, NULL, NULL },
+	{ &rcut_flavor_srcu, NULL, NULL },
 #ifdef RCUT_HAVE_CK
-	{ &rcut_flavor_ck_epoch, NULL },
+	{ &rcut_flavor_ck_epoch, NULL, NULL },
 #endif
 #ifdef RCUT_HAVE_DPDK
-	{ &rcut_flavor_dpdk_qsbr, NULL },
+	{ &rcut_flavor_dpdk_qsbr, NULL, NULL },
 #endif
-	{ &rcut_flavor_busted, NULL },
-	{ &rcut_flavor_busted_cb, NULL },
-	{ &rcut_flavor_busted_toggle, NULL },
-	{ &rcut_flavor_busted_barrier, NULL },
-	{ &rcut_flavor_busted_hotplug, NULL },
-	{ &rcut_flavor_busted_hang, NULL },
-	{ &rcut_flavor_busted_crash, NULL },
-	{ &rcut_flavor_busted_irq, NULL },
-	{ &rcut_flavor_busted_nr, NULL },
-	{ NULL, NULL },
+	{ &rcut_flavor_busted, NULL, NULL },
+	{ &rcut_flavor_busted_cb, NULL, NULL },
+	{ &rcut_flavor_busted_toggle, NULL, NULL },
+	{ &rcut_flavor_busted_barrier, NULL, NULL },
+	{ &rcut_flavor_busted_hotplug, NULL, NULL },
+	{ &rcut_flavor_busted_hang, NULL, NULL },
+	{ &rcut_flavor_busted_crash, NULL, NULL },
+	{ &rcut_flavor_busted_irq, NULL, NULL },
+	{ &rcut_flavor_busted_nr, NULL, NULL },
+	{ NULL, NULL, NULL },
 };
 
 /* Why a flavor of an optional library is not in this build (Makefile). */

@@ -434,7 +434,12 @@ static void ua_thread_online(void)
 #ifdef RCUT_SB_PLUGIN
 #define UA_TABLE(flavor) rcutorture_flavor
 #define UA_NAME(flavor) #flavor "-sb"
+#ifdef RCUT_LIBURCU
+#define UA_DESCRIPTION(text) \
+	text "; instrumented (store-buffer SDK) [" RCUT_LIBURCU "]"
+#else
 #define UA_DESCRIPTION(text) text "; instrumented (store-buffer SDK)"
+#endif
 #elif defined(RCUT_LIB_PLUGIN)
 #define UA_TABLE(flavor) rcutorture_flavor
 #define UA_NAME(flavor) #flavor

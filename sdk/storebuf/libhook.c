@@ -7,11 +7,15 @@
  * linker's --wrap reaches the plugin's own calls only, so the libraries'
  * calls are sent to the same wrappers (wrap.c) by rewriting their GOT
  * entries once, when buffering starts.  libc and the other system
- * libraries keep theirs.
+ * libraries keep theirs.  A binary with liburcu's static libraries linked
+ * in (the Makefile's LIBURCU_DIR) sends the library's calls through a
+ * table of its own instead (rcut_lib_hooks, flavors/urcu/static_liburcu.c),
+ * since its GOT is also the harness's: the wrappers go there.
  */
 #define _GNU_SOURCE
 #include "sb.h"
 
+#include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 #include <stdint.h>
@@ -26,16 +30,15 @@
 #define WRAPS(X)                                                               \
 	X(syscall)                                                             \
 	X(membarrier)                                                          \
-	X(pthread_mutex_lock) X(pthread_mutex_trylock) X(pthread_mutex_unlock) \
-		X(pthread_spin_lock) X(pthread_spin_trylock) X(                \
-			pthread_spin_unlock) X(pthread_rwlock_rdlock)          \
-			X(pthread_rwlock_wrlock) X(pthread_rwlock_unlock) X(   \
-				pthread_cond_wait) X(pthread_cond_timedwait)   \
-				X(pthread_cond_signal)                         \
-					X(pthread_cond_broadcast) X(sem_post)  \
-						X(sem_wait) X(sched_yield)     \
-							X(nanosleep) X(usleep) \
-								X(poll)
+	X(pthread_mutex_lock)                                                  \
+	X(pthread_mutex_trylock) X(pthread_mutex_unlock) X(pthread_spin_lock)  \
+		X(pthread_spin_trylock) X(pthread_spin_unlock) X(              \
+			pthread_rwlock_rdlock) X(pthread_rwlock_wrlock)        \
+			X(pthread_rwlock_unlock) X(pthread_cond_wait) X(       \
+				pthread_cond_timedwait) X(pthread_cond_signal) \
+				X(pthread_cond_broadcast) X(sem_post)          \
+					X(sem_wait) X(sched_yield)             \
+						X(nanosleep) X(usleep) X(poll)
 WRAPS(W)
 #undef W
 
@@ -208,6 +211,23 @@ static int patch_needed(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
+/* The binary's table of a statically linked library's calls. */
+struct lib_hook {
+	const char *name;
+	void *fn;
+};
+
+static void hook_static_library(void)
+{
+	struct lib_hook *h = dlsym(RTLD_DEFAULT, "rcut_lib_hooks");
+
+	for (; h && h->name; h++)
+		for (size_t w = 0; w < sizeof(wraps) / sizeof(wraps[0]); w++)
+			if (!strcmp(h->name, wraps[w].name))
+				__atomic_store_n(&h->fn, wraps[w].fn,
+						 __ATOMIC_RELEASE);
+}
+
 void sb_hook_libraries(void)
 {
 #if defined(__x86_64__)
@@ -219,5 +239,6 @@ void sb_hook_libraries(void)
 	dl_iterate_phdr(find_needed, &nd);
 	if (nd.n)
 		dl_iterate_phdr(patch_needed, &nd);
+	hook_static_library();
 #endif
 }
