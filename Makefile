@@ -54,6 +54,10 @@ URCU_DEFS := -DRCUT_LIBURCU='"liburcu $(LIBURCU_VERSION) (static)"' \
 URCU_CFLAGS := -I$(LIBURCU_DIR)/usr/include/$(shell $(CC) -dumpmachine) -I$(LIBURCU_DIR)/usr/include
 URCU_EXPORT_LDFLAGS := -Wl,--dynamic-list=flavors/urcu/static_liburcu.dynlist
 endif
+# liburcu 0.13.3 on joins the worker call_rcu_data_free() stops (upstream
+# caefd1e); before, the adapter joins it (flavors/urcu/urcu_adapter.h).
+URCU_JOIN := $(if $(shell dpkg --compare-versions '$(LIBURCU_VERSION)' ge 0.13.3 2>/dev/null && echo y),-DRCUT_LIBURCU_JOINS_WORKER)
+URCU_CFLAGS += $(URCU_JOIN)
 # Unwind tables in every object, even when CFLAGS drops -g: the stall
 # watchdog's backtraces walk the stack with them.
 ALL_CFLAGS := -std=gnu11 $(WARN) -Iinclude -pthread -MMD -MP -fasynchronous-unwind-tables -DRCUT_VERSION='"$(VERSION)"' $(URCU_CFLAGS) $(JSONC_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)

@@ -21,6 +21,22 @@
 static char loaded_path[PATH_MAX];
 static struct rcut_storebuf_ops storebuf;
 
+/* The libraries the loaded plugins name (--list-flavors loads several). */
+#define LIBRARIES_MAX 32
+static struct {
+	const struct rcut_flavor *flavor;
+	const char *library;
+} libraries[LIBRARIES_MAX];
+static int n_libraries;
+
+const char *rcut_plugin_library(const struct rcut_flavor *f)
+{
+	for (int i = 0; i < n_libraries; i++)
+		if (libraries[i].flavor == f)
+			return libraries[i].library;
+	return NULL;
+}
+
 bool rcut_plugin_is_file(const char *spec)
 {
 	size_t n = strlen(spec);
@@ -123,6 +139,11 @@ static int load_file(const char *path, const struct rcut_flavor **flavor,
 	}
 	snprintf(loaded_path, sizeof(loaded_path), "%s", path);
 	find_storebuf(handle);
+	if (n_libraries < LIBRARIES_MAX) {
+		libraries[n_libraries].flavor = f;
+		libraries[n_libraries++].library =
+			dlsym(handle, RCUT_FLAVOR_LIBRARY_SYMBOL);
+	}
 	*flavor = f;
 	return 0;
 }

@@ -31,6 +31,9 @@ int rcut_plugin_load(const char *spec, const char *const *dirs, int ndirs,
 /* The file the running flavor was loaded from; NULL for a built-in one. */
 const char *rcut_plugin_path(void);
 
+/* The library a loaded plugin's flavor f names (RCUT_FLAVOR_LIBRARY_SYMBOL). */
+const char *rcut_plugin_library(const struct rcut_flavor *f);
+
 /* An instrumented plugin's store-buffer emulation calls (storebuf.h). */
 struct rcut_storebuf_ops {
 	rcut_storebuf_configure_fn configure;

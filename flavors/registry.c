@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Built-in flavor lookup, listing, validation and parameter parsing. */
 #include "registry.h"
+#include "plugin.h"
 
 #include "../torture/util/parse.h"
 
@@ -85,7 +86,7 @@ const char *rcut_flavor_library(const struct rcut_flavor *f)
 	     e->flavor; e++)
 		if (e->flavor == f)
 			return e->library;
-	return NULL;
+	return rcut_plugin_library(f);
 }
 
 const struct rcut_flavor *rcut_flavor_find(const char *name)

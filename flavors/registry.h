@@ -31,8 +31,9 @@ const char *rcut_flavor_absent_why(const char *name);
 
 /*
  * The library version built-in flavor f was built against (the
- * Makefile's LIBURCU_DIR), e.g. "liburcu 0.15.2-2 (static)"; NULL for a
- * flavor of our own or a plugin.
+ * Makefile's LIBURCU_DIR), e.g. "liburcu 0.15.2-2 (static)", or a loaded
+ * plugin names (RCUT_FLAVOR_LIBRARY_SYMBOL); NULL for a flavor of our own
+ * or a plugin that names none.
  */
 const char *rcut_flavor_library(const struct rcut_flavor *f);
 

@@ -58,6 +58,7 @@ t_liburcu_version_build_runs_that_version() {
 		BIN=$LV_BIN run --flavor $f-sb --duration 2 --cpus 4 --onoff-interval 50ms --stat-interval 0
 		expect_status 0
 		expect_out "^$f-sb-torture: flavor $f-sb from plugin .*/build-liburcu-$LV_VERSION/lib/librcutorture-$f-sb\.so$"
+		expect_out "^$f-sb-torture: flavor $f-sb built against liburcu $LV_VERSION \(static\)$"
 		expect_out "^$f-sb-torture:--- End of test: SUCCESS: "
 	done
 	# The library's membarrier, linked into the binary, reaches the

@@ -314,12 +314,21 @@ static __attribute__((unused)) int ua_switch_call_mode(enum rcut_call_mode mode)
 }
 
 /* Stop and free a queue, joining its worker (0.13.2 does not). */
+/*
+ * liburcu 0.13.3 on joins the worker itself (RCUT_LIBURCU_JOINS_WORKER,
+ * from the Makefile): a second join of a thread whose ID a new thread may
+ * have taken could wait for that one.
+ */
 static void ua_free_queue(struct call_rcu_data *crdp)
 {
+#ifdef RCUT_LIBURCU_JOINS_WORKER
+	UA_LIB(call_rcu_data_free)(crdp);
+#else
 	pthread_t worker = UA_LIB(get_call_rcu_thread)(crdp);
 
 	UA_LIB(call_rcu_data_free)(crdp);
 	pthread_join(worker, NULL);
+#endif
 }
 
 static int ua_cpu_offline(int cpu)
@@ -366,7 +375,7 @@ static void ua_register_thread(void)
 /*
  * Free the thread's own queue: its pending callbacks move to the default
  * queue.  liburcu 0.13.2 does not join the worker it stops (an 8 MiB stack
- * leaked per queue), so join it here.  A QSBR thread goes offline first:
+ * leaked per queue), so ua_free_queue() joins it.  A QSBR thread goes offline first:
  * the worker's last grace period must not wait for this thread.
  */
 static void ua_unregister_thread(void)
@@ -434,11 +443,10 @@ static void ua_thread_online(void)
 #ifdef RCUT_SB_PLUGIN
 #define UA_TABLE(flavor) rcutorture_flavor
 #define UA_NAME(flavor) #flavor "-sb"
-#ifdef RCUT_LIBURCU
-#define UA_DESCRIPTION(text) \
-	text "; instrumented (store-buffer SDK) [" RCUT_LIBURCU "]"
-#else
 #define UA_DESCRIPTION(text) text "; instrumented (store-buffer SDK)"
+#ifdef RCUT_LIBURCU
+extern const char rcutorture_flavor_library[];
+const char rcutorture_flavor_library[] = RCUT_LIBURCU;
 #endif
 #elif defined(RCUT_LIB_PLUGIN)
 #define UA_TABLE(flavor) rcutorture_flavor

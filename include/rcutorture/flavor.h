@@ -30,6 +30,13 @@
 #define RCUT_FLAVOR_ABI_VERSION 3
 #define RCUT_FLAVOR_ABI_MIN_VERSION 1 /* oldest table the harness loads */
 #define RCUT_FLAVOR_SYMBOL "rcutorture_flavor"
+/*
+ * Optional: a plugin built against a library names it and its version in
+ * a string of this name (const char rcutorture_flavor_library[] =
+ * "liburcu 0.15.2-2 (static)"), shown in --list-flavors and under the
+ * run's Start line.
+ */
+#define RCUT_FLAVOR_LIBRARY_SYMBOL "rcutorture_flavor_library"
 
 /*
  * A callback head.  The harness embeds it in its own objects; the flavor may
