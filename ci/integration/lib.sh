@@ -210,6 +210,20 @@ run_caught() { # tries args...
 	cat "$TEST_TMP/misses"
 }
 
+# Send SIG to PID only if it is still this shell's child: bash reaps a
+# background child as soon as it ends, and with pid_max 32768 the suite's
+# other lane can start a process under the same PID, which a late kill
+# would then stop (a SIGINT to another test's timeout stops that whole
+# test: its run and its shell's wait, exit 130).
+signal_child() { # SIG PID
+	local stat
+	stat=$(cat "/proc/$2/stat" 2>/dev/null) || return 1
+	stat=${stat##*) }
+	set -- "$1" "$2" $stat
+	[[ $4 == "$BASHPID" ]] || return 1
+	kill -"$1" "$2" 2>/dev/null
+}
+
 # Run the binary under test until a condition on its output holds (a
 # command, tried every 0.2 s; the run needs a short --stat-interval for
 # the counts to show), then stop it with SIGINT as a user would; like run.
@@ -224,7 +238,7 @@ run_until() { # condition args...
 	while kill -0 $pid 2>/dev/null && ! eval "$cond"; do
 		sleep 0.2
 	done
-	kill -INT $pid 2>/dev/null
+	signal_child INT $pid
 	wait $pid
 	STATUS=$?
 	no_sanitizer_report
@@ -255,7 +269,7 @@ run_interrupted() {
 	local pid=$!
 	wait_started $pid
 	sleep 1
-	kill -INT $pid
+	signal_child INT $pid
 	wait $pid
 	STATUS=$?
 	no_sanitizer_report

@@ -160,10 +160,10 @@ t_second_sigint_reports_without_waiting() {
 	local pid=$! t0
 	wait_started $pid
 	sleep 1
-	kill -INT $pid
+	signal_child INT $pid
 	sleep 0.5
 	t0=$(now_ms)
-	kill -INT $pid
+	signal_child INT $pid
 	wait $pid
 	STATUS=$?
 	no_sanitizer_report
@@ -200,8 +200,8 @@ t_two_signals_at_once_are_one_request() {
 		pid=$!
 		wait_started $pid
 		sleep 1
-		kill -TERM $pid
-		kill -TERM $pid
+		signal_child TERM $pid
+		signal_child TERM $pid
 		wait $pid
 		STATUS=$?
 		expect_status 0
@@ -216,7 +216,7 @@ t_kill_to_the_process_group_gets_the_report() {
 	wait_started $pid
 	sleep 1
 	# What GNU timeout does: the child, then the whole group.
-	kill -TERM $pid
+	signal_child TERM $pid
 	kill -TERM -- -$pid
 	wait $pid
 	STATUS=$?
@@ -240,7 +240,7 @@ t_sigterm_during_setup_gets_the_report() {
 		[[ -n $blk ]] && ((0x$blk & 0x4002 == 0x4002)) && break
 		sleep 0.05
 	done
-	kill -TERM $pid
+	signal_child TERM $pid
 	timeout 30 cat "$fifo" >"$TEST_TMP/s.json" &
 	reader=$!
 	wait $pid
@@ -301,7 +301,7 @@ t_many_readers_start_and_stop_within_seconds() {
 	"$BIN" --nreaders 2048 --duration 60 --stat-interval 0 --fwd-progress 0 -q >"$OUT" 2>"$ERR" &
 	local pid=$!
 	wait_started $pid
-	kill -TERM $pid
+	signal_child TERM $pid
 	wait $pid
 	STATUS=$?
 	expect_status 0

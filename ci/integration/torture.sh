@@ -66,7 +66,7 @@ signal_stops_gracefully() { # SIG
 	wait_started $pid
 	sleep 1
 	t0=$(now_ms)
-	kill -"$1" $pid
+	signal_child "$1" $pid
 	wait $pid
 	STATUS=$?
 	local took=$(($(now_ms) - t0))

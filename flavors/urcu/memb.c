@@ -10,7 +10,7 @@
 const struct rcut_flavor UA_TABLE(memb) = {
 	URCU_ADAPTER_OPS.name = UA_NAME(memb),
 	.description = UA_DESCRIPTION(
-		"liburcu urcu-memb: sys_membarrier readers (no barrier in the read side)"),
+		"liburcu urcu-memb: sys_membarrier readers, no read-side barrier"),
 	/*
 	 * liburcu 0.13's README ("Being careful with signals"): read-side
 	 * sections are allowed in a signal handler (not one on a

@@ -11,7 +11,7 @@
 const struct rcut_flavor UA_TABLE(qsbr) = {
 	URCU_ADAPTER_OPS.name = UA_NAME(qsbr),
 	.description = UA_DESCRIPTION(
-		"liburcu urcu-qsbr: free read side, readers report quiescent states"),
+		"liburcu urcu-qsbr: free reads, readers report quiescent states"),
 	/*
 	 * Not RCUT_CAP_READ_SIGNAL_SAFE: liburcu 0.13's README forbids
 	 * read-side sections in signal handlers with liburcu-qsbr.
