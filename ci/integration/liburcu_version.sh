@@ -26,7 +26,10 @@ liburcu_version_built() {
 # The build uses 0.15.2's headers and static libraries, none of the
 # installed 0.13.2 (no urcu-signal in 0.15), says so in --list-flavors
 # and on the run's flavor line, and its flavors pass, the instrumented
-# (-sb) ones too.
+# (-sb) ones too.  It builds a whole tree first: 63 s in an idle
+# preflight, 118 s beside the other lane under --busy 2, so the default
+# 120 s limit is a hang guard it could hit.
+TEST_LIMIT[t_liburcu_version_build_runs_that_version]=600
 t_liburcu_version_build_runs_that_version() {
 	# Its own binary: once, not again under ASan (the same runs).
 	[[ $BIN == *build-san/* ]] && return 0
