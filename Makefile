@@ -365,12 +365,15 @@ $(MUTANT_DIR)/bare-sb/%.o: ci/mutants/CATALOGUE ci/mutants/compile ci/mutants/en
 # The binary built against another liburcu (LIBURCU_DIR, above): make
 # liburcu-version LIBURCU=0.15.2-2 (a Debian version of liburcu-dev, or a
 # suite: trixie, sid) fetches it and builds build-liburcu-VERSION/rcutorture
-# with its own plugins beside it.
-.PHONY: liburcu-version
+# with its liburcu plugins (memb-sb ... bp-sb) beside it: the others do not
+# use liburcu, and building them (libcds's in C++) doubled the build.
+.PHONY: liburcu-version liburcu-version-parts
+liburcu-version-parts: $(OUT) $(URCU_SB_PLUGINS)
+
 liburcu-version:
 	@test -n "$(LIBURCU)" || { echo "liburcu-version: LIBURCU=VERSION (a Debian version of liburcu-dev, e.g. 0.15.2-2, or a suite: trixie, sid)" >&2; exit 2; }
 	@dir=$$(ci/liburcu-version/fetch "$(LIBURCU)") || exit $$?; \
-	$(MAKE) --no-print-directory BUILD=build-liburcu-$${dir##*/} LIBURCU_DIR=$$dir all && \
+	$(MAKE) --no-print-directory BUILD=build-liburcu-$${dir##*/} LIBURCU_DIR=$$dir liburcu-version-parts && \
 	echo "liburcu-version: build-liburcu-$${dir##*/}/$(BIN)"
 
 # One variant of liburcu's source (ci/liburcu-mutants/build): its library
