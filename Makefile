@@ -507,14 +507,15 @@ run: deps
 # the integration tests again against an ASan+UBSan build, and the
 # data-race mode's tests against the ThreadSanitizer build.  With two CPUs
 # or more the builds use them all and the normal build's integration tests
-# run beside the sanitizer builds' (ci/run-tests --jobs 2).
+# run beside the sanitizer builds' (ci/run-tests --jobs 2).  The fuzz
+# target is one clang process: it builds beside the TSan build, which
+# fills the other CPU.
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 CHECK_LANES := $(if $(filter 1,$(NPROC)),1,2)
 check: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all unit plugins
 	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=build-san EXTRA_CFLAGS='$(SAN_FLAGS)' LDFLAGS='$(SAN_FLAGS)' all
-	@$(MAKE) --no-print-directory -j$(NPROC) tsan
-	@$(MAKE) --no-print-directory -j$(NPROC) $(FUZZ_BIN)
+	@$(MAKE) --no-print-directory -j$(NPROC) tsan $(FUZZ_BIN)
 	PLUGINS=$(PLUGIN_DIR) MUTANTS=$(MUTANT_DIR) ci/run-tests --bin ./$(BIN) --san-bin build-san/$(BIN) \
 		--tsan-bin $(TSAN_BUILD)/$(BIN) --unit-dir $(BUILD)/unit --fuzz-bin $(FUZZ_BIN) --jobs $(CHECK_LANES)
 
