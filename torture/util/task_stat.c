@@ -1,27 +1,39 @@
 // SPDX-License-Identifier: MIT
 #include "task_stat.h"
 
+#include <linux/futex.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
-bool task_stat_read(pid_t tid, struct task_stat *st)
+/* Read /proc/self/task/TID/NAME into buf, a string; false if it cannot. */
+static bool read_task_file(pid_t tid, const char *name, char *buf, size_t size)
 {
-	unsigned long long utime, stime;
-	char path[64], buf[512], *close;
-	long hz = sysconf(_SC_CLK_TCK);
+	char path[64];
 	size_t n;
 	FILE *f;
 
 	if (tid <= 0)
 		return false;
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", (int)tid, name);
 	f = fopen(path, "r");
 	if (!f)
 		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
+	n = fread(buf, 1, size - 1, f);
 	fclose(f);
 	buf[n] = 0;
+	return true;
+}
+
+bool task_stat_read(pid_t tid, struct task_stat *st)
+{
+	unsigned long long utime, stime;
+	char buf[512], *close;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (!read_task_file(tid, "stat", buf, sizeof(buf)))
+		return false;
 	/* After "(comm)", which may hold spaces: the state, 10 fields, times. */
 	close = strrchr(buf, ')');
 	if (!close ||
@@ -32,5 +44,24 @@ bool task_stat_read(pid_t tid, struct task_stat *st)
 	if (hz <= 0)
 		return false;
 	st->cpu_ns = (utime + stime) * (1000000000ULL / (uint64_t)hz);
+	return true;
+}
+
+bool task_futex_waiting(pid_t tid, uintptr_t *addr)
+{
+	unsigned long long uaddr, op;
+	char buf[256];
+	long nr;
+
+	if (!read_task_file(tid, "syscall", buf, sizeof(buf)))
+		return false;
+	/* "NR ARG1 ARG2 ...", or "running", or "-1 SP PC" outside a call. */
+	if (sscanf(buf, "%ld 0x%llx 0x%llx", &nr, &uaddr, &op) != 3 ||
+	    nr != SYS_futex)
+		return false;
+	op &= FUTEX_CMD_MASK;
+	if (op != FUTEX_WAIT && op != FUTEX_WAIT_BITSET)
+		return false;
+	*addr = (uintptr_t)uaddr;
 	return true;
 }

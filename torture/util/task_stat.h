@@ -20,4 +20,14 @@ struct task_stat {
 /* false if thread tid of this process cannot be read (gone, no /proc). */
 bool task_stat_read(pid_t tid, struct task_stat *st);
 
+/*
+ * Whether thread tid of this process is blocked in futex(2) waiting on one
+ * word (FUTEX_WAIT or FUTEX_WAIT_BITSET, private or not), and on which:
+ * from /proc/self/task/TID/syscall.  For checks that judge a sleep rather
+ * than a time (a grace-period wait asleep on the flavor's word while
+ * nothing can wake it is a lost wakeup, whatever the load).  false when
+ * it runs, sleeps elsewhere, or cannot be read.
+ */
+bool task_futex_waiting(pid_t tid, uintptr_t *addr);
+
 #endif /* RCUT_TORTURE_TASK_STAT_H */
