@@ -11,8 +11,7 @@
  *   plain store back (the compiled code makes it).  As relaxed atomics
  *   they are the emulation's to buffer, as the CPU's store buffer does.
  * - Its fences are inline asm (mfence): the same full fence written as a
- *   builtin is an instrumented one.  cmm_smp_mb() expands to cmm_mb()
- *   where it is used, in the read side compiled after this.  The
+ *   builtin is an instrumented one, cmm_smp_mb() too (below).  The
  *   compiler-only barriers (cmm_smp_rmb, cmm_smp_wmb on x86) stay: TSO
  *   needs nothing more.
  */
@@ -24,6 +23,16 @@
 
 #undef cmm_mb
 #define cmm_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+
+/*
+ * liburcu 0.15.7 on: its x86 header defines cmm_smp_mb() as its own
+ * "lock; addl" (faster than mfence), not as cmm_mb().  Unseen, the fence
+ * after the seq_cst stores of its fix (CMM_SEQ_CST_FENCE) was missing to
+ * the emulation, and --store-buffer-model arm failed the fixed library
+ * ("early grace period", 3 of 3 seeds).  Earlier versions reach cmm_mb().
+ */
+#undef cmm_smp_mb
+#define cmm_smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 
 #undef _CMM_LOAD_SHARED
 #define _CMM_LOAD_SHARED(p) __atomic_load_n(&(p), __ATOMIC_RELAXED)
