@@ -195,7 +195,7 @@ t_onoff_call_srcu() {
 }
 
 # --exp-gp-bound: a bound no expedited grace period can meet fails the
-# run (nine in ten of 100 over), naming the count; one every grace period meets
+# run (nine in ten over), naming the count; one every grace period meets
 # passes with the count printed.
 t_exp_gp_bound() {
 	run --flavor srcu --cpus 4 --nreaders 2 --nfakewriters 0 --gp-exp --exp-gp-bound 1ns \

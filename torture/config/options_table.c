@@ -508,7 +508,7 @@ const struct rcut_opt rcut_opts[] = {
 	  .range = "0 to 1d",
 	  .tests = RCUT_T_TORTURE,
 	  .group = RCUT_GROUP_GP,
-	  .help = "Expedited grace-period latency check: nine in ten or more of the expedited grace periods timed (at least 100) taking longer than this is a failure, as soon as it happens or at the end of the run (a latency floor, which waiting for a CPU on a loaded machine does not make); 0 to 1d, 0 disables (default: 0)",
+	  .help = "Expedited grace-period latency check: nine in ten or more of the expedited grace periods timed taking longer than this is a failure, as soon as it holds of 1000 or more, or at the end of the run of 100 or more (a latency floor, which waiting for a CPU on a loaded machine does not make); 0 to 1d, 0 disables (default: 0)",
 	  AT(73, 0, 0),
 	  .if_set = RCUT_T_TORTURE,
 	  .json_at = 73 },

@@ -161,6 +161,13 @@ static void check_gp_witnesses(struct torture_run *run, enum rcut_gp_kind kind,
 }
 
 #define EXP_BOUND_MIN_GPS 100 /* expedited GPs timed before a verdict */
+/*
+ * Before the end of the run, a verdict waits for ten times as many: a
+ * correct srcu's first 100 took 0.5 s at load 12.5 (other processes 80 %
+ * of their time) and 94 were over 8 ms, a burst the run as a whole (74 %
+ * of 1386) did not show; the 2022 regression stays at 97 %.
+ */
+#define EXP_BOUND_EARLY_GPS 1000
 
 /* Nine in ten over the bound: fail the run, once. */
 static void exp_bound_fail(struct torture_run *run, uint64_t n, uint64_t over,
@@ -178,10 +185,10 @@ static void exp_bound_fail(struct torture_run *run, uint64_t n, uint64_t over,
 		(double)run->cfg->exp_gp_bound_ns / 1e6, detail);
 }
 
-/* Whether over of n (at least EXP_BOUND_MIN_GPS) is nine in ten or more. */
-static bool exp_bound_broken(uint64_t n, uint64_t over)
+/* Whether over of n (at least min) is nine in ten or more. */
+static bool exp_bound_broken(uint64_t n, uint64_t over, uint64_t min)
 {
-	return n >= EXP_BOUND_MIN_GPS && over * 10 >= n * 9;
+	return n >= min && over * 10 >= n * 9;
 }
 
 /*
@@ -203,7 +210,7 @@ static void exp_bound_check(struct torture_run *run, uint64_t ns)
 	over = atomic_load(&c->exp_over);
 	if (ns > bound)
 		over = atomic_fetch_add(&c->exp_over, 1) + 1;
-	if (exp_bound_broken(n, over)) {
+	if (exp_bound_broken(n, over, EXP_BOUND_EARLY_GPS)) {
 		char detail[48];
 
 		snprintf(detail, sizeof(detail), "this one %.3f ms",
@@ -218,7 +225,8 @@ void torture_gp_exp_final(struct torture_run *run)
 	uint64_t n = atomic_load(&c->exp_timed),
 		 over = atomic_load(&c->exp_over);
 
-	if (run->cfg->exp_gp_bound_ns && exp_bound_broken(n, over))
+	if (run->cfg->exp_gp_bound_ns &&
+	    exp_bound_broken(n, over, EXP_BOUND_MIN_GPS))
 		exp_bound_fail(run, n, over, "over the whole run");
 }
 
