@@ -310,7 +310,7 @@ t_campaign_through_a_real_sshd() {
 	echo "2/127.0.0.1" >"$TEST_TMP/hosts.txt"
 	campaign --hosts "$TEST_TMP/hosts.txt" --duration 1s "MEMB01 BUSTED" \
 		--ssh "ssh -p $port -i $d/user_key -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ControlMaster=auto -o ControlPath=$d/cm-%p -o ControlPersist=5"
-	kill $pid
+	signal_child TERM $pid
 	expect_status 0
 	expect_out '^all 2 runs ended as expected$'
 	[[ $(cat "$TEST_TMP/res/BUSTED/host") == 127.0.0.1 ]] || die "BUSTED's host: $(cat "$TEST_TMP/res/BUSTED/host")"

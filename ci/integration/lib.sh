@@ -224,6 +224,19 @@ signal_child() { # SIG PID
 	kill -"$1" "$2" 2>/dev/null
 }
 
+# Send SIG to the process group PID leads, only while PID is still this
+# shell's child and that group's leader: once it has ended, the number may
+# lead another group, such as the other lane's GNU timeout (setpgid), which
+# passes a signal on to its whole test.
+signal_child_group() { # SIG PID
+	local stat
+	stat=$(cat "/proc/$2/stat" 2>/dev/null) || return 1
+	stat=${stat##*) }
+	set -- "$1" "$2" $stat
+	[[ $4 == "$BASHPID" && $5 == "$2" ]] || return 1
+	kill -"$1" -- -"$2" 2>/dev/null
+}
+
 # Run the binary under test until a condition on its output holds (a
 # command, tried every 0.2 s; the run needs a short --stat-interval for
 # the counts to show), then stop it with SIGINT as a user would; like run.

@@ -217,7 +217,7 @@ t_kill_to_the_process_group_gets_the_report() {
 	sleep 1
 	# What GNU timeout does: the child, then the whole group.
 	signal_child TERM $pid
-	kill -TERM -- -$pid
+	signal_child_group TERM $pid
 	wait $pid
 	STATUS=$?
 	expect_status 0
