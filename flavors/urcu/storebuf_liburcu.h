@@ -29,7 +29,7 @@
  * "lock; addl" (faster than mfence), not as cmm_mb().  Unseen, the fence
  * after the seq_cst stores of its fix (CMM_SEQ_CST_FENCE) was missing to
  * the emulation, and --store-buffer-model arm failed the fixed library
- * ("early grace period", 3 of 3 seeds).  Earlier versions reach cmm_mb().
+ * ("early grace period" within 0.3 s).  Earlier versions reach cmm_mb().
  */
 #undef cmm_smp_mb
 #define cmm_smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
