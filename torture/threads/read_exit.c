@@ -42,21 +42,28 @@ void torture_read_exit(struct torture_thread *t)
 
 			if (torture_must_stop(run))
 				return;
+			/*
+			 * Blocked, not running: off the simulated CPU while
+			 * the child is created and works, or a slow child (a
+			 * library that registers slowly, a loaded machine)
+			 * would hold the CPU up and fail its offline.  The
+			 * creation too: it can sleep on a lock (the stack
+			 * cache, mmap, ASan's thread registry) that a thread
+			 * kept from its CPU holds; at load 11.7 under ASan
+			 * that ended RCU_HOTPLUG, "read-exit 0 (waiting) did
+			 * not leave it within 1.0 s".
+			 */
+			torture_op_begin(
+				"creating and joining a read-exit child");
 			err = pthread_create(&child, NULL, read_exit_child, t);
+			if (!err)
+				pthread_join(child, NULL);
+			torture_op_end();
 			if (err) {
 				printf("%s-torture: read-exit: cannot create a thread: %s\n",
 				       run->flavor->name, strerror(err));
 				continue;
 			}
-			/*
-			 * Blocked, not running: off the simulated CPU while
-			 * the child works, or a slow child (a library that
-			 * registers slowly, a loaded machine) would hold
-			 * the CPU up and fail its offline.
-			 */
-			torture_op_begin("joining a read-exit child");
-			pthread_join(child, NULL);
-			torture_op_end();
 			counter_inc(&run->counters.read_exits);
 		}
 	}
