@@ -289,11 +289,14 @@ static int drain(struct torture_run *run)
 	if (opened) {
 		r->start_ns = opened - run->clock.start_ns;
 		r->end_ns = torture_now_ns() - run->clock.start_ns;
-		r->worker_cpu_ns =
-			scale_worker_cpu_end(&s->worker_cpu, run->threads.t,
-					     run->threads.n, &r->nworkers);
+		scale_worker_cpu_end(&s->worker_cpu, run->threads.t,
+				     run->threads.n);
 	}
 	lifecycle_join(run, run->threads.n);
+	if (opened)
+		r->worker_cpu_ns =
+			scale_worker_cpu_settle(&s->worker_cpu, run->threads.t,
+						run->threads.n, &r->nworkers);
 	if (scale_async_inflight(s) > 0)
 		lifecycle_spawn(run, "final-barrier", 0, scale_async_drain);
 	return 0;

@@ -61,10 +61,14 @@ struct scale_result {
 };
 
 /* CPU time of the threads that are not ours: the flavor's GP workers. */
-struct scale_worker_cpu {
+struct scale_task_cpu {
 	int n;
 	pid_t *tid;
 	uint64_t *ns;
+};
+
+struct scale_worker_cpu {
+	struct scale_task_cpu start, end;
 };
 
 /* The scale test's state (run->test_state). */
@@ -122,9 +126,18 @@ uint64_t scale_thread_cpu_ns(void);
 /* Note every other thread's CPU time at the start of the window. */
 void scale_worker_cpu_begin(struct scale_worker_cpu *w,
 			    const struct torture_thread *ours, int nours);
-/* Their CPU time since, in ns; *nthreads: how many there were. */
-uint64_t scale_worker_cpu_end(struct scale_worker_cpu *w,
-			      const struct torture_thread *ours, int nours,
-			      int *nthreads);
+/* Note their CPU time at the end of the window. */
+void scale_worker_cpu_end(struct scale_worker_cpu *w,
+			  const struct torture_thread *ours, int nours);
+/*
+ * After our threads are joined: their CPU time over the window, in ns;
+ * *nthreads: how many there were.  The end's listing of /proc/self/task
+ * stops short at a thread that exits while it is read (the kernel's
+ * next_tid() gives up at a dead task), and ours exit then: a thread it
+ * missed is noted here, where none of ours is exiting.
+ */
+uint64_t scale_worker_cpu_settle(struct scale_worker_cpu *w,
+				 const struct torture_thread *ours, int nours,
+				 int *nthreads);
 
 #endif /* TORTURE_SCALE_H */

@@ -85,59 +85,65 @@ static void for_each_other(const struct torture_thread *ours, int nours,
 	closedir(d);
 }
 
-static void note_start(pid_t tid, void *arg)
+/* Note a thread's CPU time so far (once: a later listing repeats it). */
+static void note(pid_t tid, void *arg)
 {
-	struct scale_worker_cpu *w = arg;
-	pid_t *t = realloc(w->tid, sizeof(*t) * (size_t)(w->n + 1));
+	struct scale_task_cpu *snap = arg;
+	pid_t *t;
 	uint64_t *ns;
 
+	for (int i = 0; i < snap->n; i++)
+		if (snap->tid[i] == tid)
+			return;
+	t = realloc(snap->tid, sizeof(*t) * (size_t)(snap->n + 1));
 	if (!t)
 		return;
-	w->tid = t;
-	ns = realloc(w->ns, sizeof(*ns) * (size_t)(w->n + 1));
+	snap->tid = t;
+	ns = realloc(snap->ns, sizeof(*ns) * (size_t)(snap->n + 1));
 	if (!ns)
 		return;
-	w->ns = ns;
-	w->tid[w->n] = tid;
-	w->ns[w->n++] = task_cpu_ns(tid);
+	snap->ns = ns;
+	snap->tid[snap->n] = tid;
+	snap->ns[snap->n++] = task_cpu_ns(tid);
+}
+
+static void forget(struct scale_task_cpu *snap)
+{
+	free(snap->tid);
+	free(snap->ns);
+	memset(snap, 0, sizeof(*snap));
 }
 
 void scale_worker_cpu_begin(struct scale_worker_cpu *w,
 			    const struct torture_thread *ours, int nours)
 {
 	memset(w, 0, sizeof(*w));
-	for_each_other(ours, nours, note_start, w);
+	for_each_other(ours, nours, note, &w->start);
 }
 
-struct sum {
-	const struct scale_worker_cpu *start;
-	uint64_t ns;
-	int n;
-};
-
-/* Add a thread's CPU time since the start (all of it if it is new). */
-static void add_since_start(pid_t tid, void *arg)
+void scale_worker_cpu_end(struct scale_worker_cpu *w,
+			  const struct torture_thread *ours, int nours)
 {
-	struct sum *s = arg;
-	uint64_t now = task_cpu_ns(tid), then = 0;
-
-	for (int i = 0; i < s->start->n; i++)
-		if (s->start->tid[i] == tid)
-			then = s->start->ns[i];
-	s->ns += now > then ? now - then : 0;
-	s->n++;
+	for_each_other(ours, nours, note, &w->end);
 }
 
-uint64_t scale_worker_cpu_end(struct scale_worker_cpu *w,
-			      const struct torture_thread *ours, int nours,
-			      int *nthreads)
+uint64_t scale_worker_cpu_settle(struct scale_worker_cpu *w,
+				 const struct torture_thread *ours, int nours,
+				 int *nthreads)
 {
-	struct sum s = { w, 0, 0 };
+	uint64_t sum = 0;
 
-	for_each_other(ours, nours, add_since_start, &s);
-	free(w->tid);
-	free(w->ns);
-	memset(w, 0, sizeof(*w));
-	*nthreads = s.n;
-	return s.ns;
+	for_each_other(ours, nours, note, &w->end);
+	for (int i = 0; i < w->end.n; i++) {
+		uint64_t then = 0;
+
+		for (int k = 0; k < w->start.n; k++)
+			if (w->start.tid[k] == w->end.tid[i])
+				then = w->start.ns[k];
+		sum += w->end.ns[i] > then ? w->end.ns[i] - then : 0;
+	}
+	*nthreads = w->end.n;
+	forget(&w->start);
+	forget(&w->end);
+	return sum;
 }
