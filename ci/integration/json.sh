@@ -39,7 +39,7 @@ expect_json_matches_text() { # json-file
 	[[ "GPs/s: $(jqr "$j" '.rates.gps_per_s * 10 | round / 10')" == \
 		"$(grep -o 'GPs/s: [0-9.]*' "$OUT" | sed 's/\.0$//')" ]] || die "GPs/s differ"
 	jqr "$j" '.final | (.reader_batch | length) == 11 and .onoff.offline_attempts >= 0 and .barrier.attempts >= 0' >/dev/null
-	jqr "$j" '.tool.version and .tool.flavor_abi == 3 and .format == 1' >/dev/null
+	jqr "$j" '.tool.version and .tool.flavor_abi == 4 and .format == 1' >/dev/null
 }
 
 t_json_document_matches_text_report() {

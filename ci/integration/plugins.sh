@@ -47,7 +47,7 @@ t_plugin_abi_v1_still_loads() {
 	grep -q 'ABI_VERSION 0$' "$TEST_TMP/v0.c" || die "cannot make the v0 source"
 	cc -Iinclude -Ici/plugins -fPIC -shared -pthread -o "$TEST_TMP/v0.so" "$TEST_TMP/v0.c" ||
 		die "cannot build the v0 plugin"
-	bad_plugin "plugin '$TEST_TMP/v0.so': flavor ABI version 0, this rcutorture takes 1 to 3$" \
+	bad_plugin "plugin '$TEST_TMP/v0.so': flavor ABI version 0, this rcutorture takes 1 to 4$" \
 		--flavor "$TEST_TMP/v0.so"
 }
 
@@ -118,7 +118,7 @@ t_plugin_load_errors() {
 	bad_plugin "plugin '$TEST_TMP/' is not a regular file$" --flavor "$TEST_TMP/"
 	bad_plugin "plugin '$PLUGINS/bad/libno_symbol.so' does not define the symbol rcutorture_flavor" \
 		--flavor "$PLUGINS/bad/libno_symbol.so"
-	bad_plugin "plugin '$PLUGINS/bad/libwrong_abi.so': flavor ABI version 99, this rcutorture takes 1 to 3$" \
+	bad_plugin "plugin '$PLUGINS/bad/libwrong_abi.so': flavor ABI version 99, this rcutorture takes 1 to 4$" \
 		--flavor "$PLUGINS/bad/libwrong_abi.so"
 	bad_plugin "plugin '$PLUGINS/bad/libmissing_hooks.so': flavor bad lacks the required synchronize$" \
 		--flavor "$PLUGINS/bad/libmissing_hooks.so"

@@ -4,7 +4,8 @@
  * race points (exported calls) and no table field, so a version-1 table
  * validates; versions outside 1..RCUT_FLAVOR_ABI_VERSION do not.
  * Version 3 added capability flags and fields at the end of the table,
- * which the harness reads only from version 3 tables.
+ * which the harness reads only from version 3 tables; version 4 added
+ * gp_wait_word, read only from version 4 tables.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,7 +22,7 @@ static void versions_one_to_current_load(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(RCUT_FLAVOR_ABI_VERSION, 3);
+	assert_int_equal(RCUT_FLAVOR_ABI_VERSION, 4);
 	assert_int_equal(RCUT_FLAVOR_ABI_MIN_VERSION, 1);
 	for (unsigned int v = RCUT_FLAVOR_ABI_MIN_VERSION;
 	     v <= RCUT_FLAVOR_ABI_VERSION; v++) {
@@ -31,11 +32,11 @@ static void versions_one_to_current_load(void **state)
 	f.abi_version = 0;
 	assert_int_equal(rcut_flavor_validate(&f, err, sizeof(err)), -1);
 	assert_string_equal(
-		err, "flavor ABI version 0, this rcutorture takes 1 to 3");
+		err, "flavor ABI version 0, this rcutorture takes 1 to 4");
 	f.abi_version = RCUT_FLAVOR_ABI_VERSION + 1;
 	assert_int_equal(rcut_flavor_validate(&f, err, sizeof(err)), -1);
 	assert_string_equal(
-		err, "flavor ABI version 4, this rcutorture takes 1 to 3");
+		err, "flavor ABI version 5, this rcutorture takes 1 to 4");
 }
 
 static void stall_hook(unsigned long long ns)
@@ -60,6 +61,28 @@ static void v3_hooks_only_from_v3_tables(void **state)
 		f.abi_version = v;
 		assert_null(RCUT_FLAVOR_V3(&f, gp_stall));
 		assert_null(RCUT_FLAVOR_V3(&f, poll_gp_state_full));
+	}
+}
+
+static int wait_word;
+
+static int *wait_word_hook(void)
+{
+	return &wait_word;
+}
+
+/* gp_wait_word lies past the end of a version 1-3 table. */
+static void v4_hook_only_from_v4_tables(void **state)
+{
+	struct rcut_flavor f = rcut_flavor_busted;
+
+	(void)state;
+	f.gp_wait_word = wait_word_hook;
+	f.abi_version = 4;
+	assert_ptr_equal(RCUT_FLAVOR_V4(&f, gp_wait_word), wait_word_hook);
+	for (unsigned int v = 1; v < 4; v++) {
+		f.abi_version = v;
+		assert_null(RCUT_FLAVOR_V4(&f, gp_wait_word));
 	}
 }
 
@@ -98,6 +121,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(versions_one_to_current_load),
 		cmocka_unit_test(v3_hooks_only_from_v3_tables),
+		cmocka_unit_test(v4_hook_only_from_v4_tables),
 		cmocka_unit_test(race_kinds_are_dense),
 		cmocka_unit_test(v3_caps_only_from_v3_tables),
 	};

@@ -3,7 +3,8 @@
  * Unit tests: one thread of this process as the kernel sees it
  * (torture/util/task_stat.c).  A thread asleep in FUTEX_WAIT is seen
  * asleep on its word; one asleep elsewhere, one spinning, and a thread
- * that does not exist are not.  Each waits, within a generous budget, for
+ * that does not exist are not; two looks tell an unbroken sleep from
+ * one a wake broke.  Each waits, within a generous budget, for
  * the other thread to get where it is going: never a time window.
  */
 #define _GNU_SOURCE
@@ -103,6 +104,62 @@ static void futex_sleeper_is_seen_on_its_word(void **state)
 	finish(&s, t);
 }
 
+/* Look until the subject is seen asleep on its futex, within the budget. */
+static void look_asleep(pid_t tid, struct task_futex_look *look)
+{
+	int i;
+
+	for (i = 0; i < BUDGET_POLLS; i++) {
+		if (task_futex_look(tid, look))
+			break;
+		pause_ms();
+	}
+	assert_true(i < BUDGET_POLLS);
+}
+
+/* Two looks at one sleep, with nothing in between to wake it. */
+static void an_unbroken_sleep_is_seen_unbroken(void **state)
+{
+	struct subject s;
+	struct task_futex_look a, b;
+	pthread_t t;
+	pid_t tid = start(&s, &t, FUTEX_SLEEPER);
+
+	(void)state;
+	look_asleep(tid, &a);
+	assert_int_equal(a.word, (uintptr_t)&s.word);
+	pause_ms();
+	look_asleep(tid, &b);
+	assert_true(task_futex_slept_through(&a, &b));
+	finish(&s, t);
+}
+
+/* Woken between two looks, asleep on the same word again at the second. */
+static void a_wake_between_two_looks_is_seen(void **state)
+{
+	struct subject s;
+	struct task_futex_look a, b;
+	pthread_t t;
+	pid_t tid = start(&s, &t, FUTEX_SLEEPER);
+	int i;
+
+	(void)state;
+	look_asleep(tid, &a);
+	assert_int_equal(syscall(SYS_futex, &s.word, FUTEX_WAKE_PRIVATE, 1,
+				 NULL, NULL, 0),
+			 1);
+	for (i = 0; i < BUDGET_POLLS; i++) {
+		look_asleep(tid, &b);
+		if (b.nvcsw_after != a.nvcsw_after)
+			break; /* asleep again after the wake */
+		pause_ms();
+	}
+	assert_true(i < BUDGET_POLLS);
+	assert_int_equal(b.word, a.word);
+	assert_false(task_futex_slept_through(&a, &b));
+	finish(&s, t);
+}
+
 /* Asleep, but not on a futex; and running: never seen waiting. */
 static void others_are_not(void **state)
 {
@@ -138,6 +195,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(futex_sleeper_is_seen_on_its_word),
 		cmocka_unit_test(others_are_not),
+		cmocka_unit_test(an_unbroken_sleep_is_seen_unbroken),
+		cmocka_unit_test(a_wake_between_two_looks_is_seen),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

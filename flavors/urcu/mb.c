@@ -4,6 +4,7 @@
 #include <urcu/urcu-mb.h>
 
 #define URCU_FLAVOR mb
+#define URCU_ADAPTER_GP_FUTEX /* bp polls instead */
 #include "../registry.h"
 #include "urcu_adapter.h"
 

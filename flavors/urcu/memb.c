@@ -4,6 +4,7 @@
 #include <urcu/urcu-memb.h>
 
 #define URCU_FLAVOR memb
+#define URCU_ADAPTER_GP_FUTEX /* bp polls instead */
 #include "../registry.h"
 #include "urcu_adapter.h"
 

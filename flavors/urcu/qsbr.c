@@ -4,6 +4,7 @@
 #include <urcu/urcu-qsbr.h>
 
 #define URCU_FLAVOR qsbr
+#define URCU_ADAPTER_GP_FUTEX /* bp polls instead */
 #define URCU_ADAPTER_QSBR
 #include "../registry.h"
 #include "urcu_adapter.h"

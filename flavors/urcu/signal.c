@@ -4,6 +4,7 @@
 #include <urcu/urcu-signal.h>
 
 #define URCU_FLAVOR signal
+#define URCU_ADAPTER_GP_FUTEX /* bp polls instead */
 #include "../registry.h"
 #include "urcu_adapter.h"
 

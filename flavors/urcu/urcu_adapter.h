@@ -433,6 +433,18 @@ static void ua_thread_online(void)
 #define UA_QSBR_OPS
 #endif
 
+#ifdef URCU_ADAPTER_GP_FUTEX
+/* What synchronize_rcu() sleeps on until a reader wakes it (not bp's). */
+static int *ua_gp_wait_word(void)
+{
+	return &UA(gp).futex;
+}
+
+#define UA_GP_WAIT_OPS .gp_wait_word = ua_gp_wait_word,
+#else
+#define UA_GP_WAIT_OPS
+#endif
+
 /*
  * The flavor's table: the built-in one (rcut_flavor_memb), or, in an
  * instrumented build (RCUT_SB_PLUGIN, the Makefile's -sb plugins), the
@@ -471,6 +483,6 @@ const char rcutorture_flavor_library[] = RCUT_LIBURCU;
 	.start_gp_poll = ua_start_gp_poll, .poll_gp_state = ua_poll_gp_state, \
 	.cond_sync = ua_cond_sync, .ref_loop = ua_ref_loop,                   \
 	.cpu_offline = ua_cpu_offline, .cpu_online = ua_cpu_online,           \
-	.switch_call_mode = ua_switch_call_mode, UA_QSBR_OPS
+	.switch_call_mode = ua_switch_call_mode, UA_QSBR_OPS UA_GP_WAIT_OPS
 
 #endif /* FLAVORS_URCU_ADAPTER_H */

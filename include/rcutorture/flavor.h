@@ -12,7 +12,8 @@
  * that leave struct rcut_flavor unchanged; 3 adds the capability flags
  * RCUT_CAP_READ_SIGNAL_SAFE and RCUT_CAP_DOUBLE_CALL, the harness call
  * rcut_double_call() and optional hooks at the end of struct rcut_flavor
- * (read them with RCUT_FLAVOR_V3()).  The harness loads tables of
+ * (read them with RCUT_FLAVOR_V3()); 4 adds gp_wait_word at the end of
+ * struct rcut_flavor.  The harness loads tables of
  * any version from RCUT_FLAVOR_ABI_MIN_VERSION to RCUT_FLAVOR_ABI_VERSION.
  * Fields added to struct rcut_flavor by a later version go at its end,
  * and the harness reads them only from tables that declare that version.
@@ -27,7 +28,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define RCUT_FLAVOR_ABI_VERSION 3
+#define RCUT_FLAVOR_ABI_VERSION 4
 #define RCUT_FLAVOR_ABI_MIN_VERSION 1 /* oldest table the harness loads */
 #define RCUT_FLAVOR_SYMBOL "rcutorture_flavor"
 /*
@@ -235,10 +236,26 @@ struct rcut_flavor {
 	int (*down_read)(void);
 	void (*up_read)(int idx);
 	/* --- end of ABI version 3 --- */
+
+	/*
+	 * --- ABI version 4 (read it only where RCUT_FLAVOR_HAS(f, 4)).
+	 * Optional: the word a grace period sleeps on in FUTEX_WAIT while it
+	 * waits for readers, which a reader leaving its section (or a QSBR
+	 * quiescent state, or going offline) must wake when the grace period
+	 * waits for it (liburcu's urcu_<flavor>_gp.futex).  The harness only
+	 * compares its address with the futex a thread sleeps on, to tell a
+	 * lost wakeup: a grace period asleep on it while every reader has
+	 * left the sections it could be waiting for.
+	 */
+	int *(*gp_wait_word)(void);
+	/* --- end of ABI version 4 --- */
 };
 
 /* A version-3 hook of f, or NULL for older tables (which end before it). */
 #define RCUT_FLAVOR_V3(f, hook) ((f)->abi_version >= 3 ? (f)->hook : NULL)
+
+/* A version-4 hook of f, or NULL for older tables. */
+#define RCUT_FLAVOR_V4(f, hook) ((f)->abi_version >= 4 ? (f)->hook : NULL)
 
 /* Whether table f has the fields of ABI version v (read them only then). */
 #define RCUT_FLAVOR_HAS(f, v) ((f)->abi_version >= (v))

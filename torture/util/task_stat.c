@@ -65,3 +65,31 @@ bool task_futex_waiting(pid_t tid, uintptr_t *addr)
 	*addr = (uintptr_t)uaddr;
 	return true;
 }
+
+static bool voluntary_switches(pid_t tid, uint64_t *n)
+{
+	static const char key[] = "\nvoluntary_ctxt_switches:";
+	char buf[4096], *p;
+	unsigned long long v;
+
+	if (!read_task_file(tid, "status", buf, sizeof(buf)))
+		return false;
+	p = strstr(buf, key);
+	if (!p || sscanf(p + strlen(key), " %llu", &v) != 1)
+		return false;
+	*n = v;
+	return true;
+}
+
+bool task_futex_look(pid_t tid, struct task_futex_look *look)
+{
+	return voluntary_switches(tid, &look->nvcsw_before) &&
+	       task_futex_waiting(tid, &look->word) &&
+	       voluntary_switches(tid, &look->nvcsw_after);
+}
+
+bool task_futex_slept_through(const struct task_futex_look *a,
+			      const struct task_futex_look *b)
+{
+	return a->word == b->word && a->nvcsw_before == b->nvcsw_after;
+}

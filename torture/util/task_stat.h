@@ -30,4 +30,25 @@ bool task_stat_read(pid_t tid, struct task_stat *st);
  */
 bool task_futex_waiting(pid_t tid, uintptr_t *addr);
 
+/*
+ * A look at a thread asleep in futex(2): the word, and its voluntary
+ * context switches counted just before and just after the look.
+ */
+struct task_futex_look {
+	uintptr_t word;
+	uint64_t nvcsw_before, nvcsw_after;
+};
+
+/* false unless thread tid sleeps in FUTEX_WAIT (task_futex_waiting). */
+bool task_futex_look(pid_t tid, struct task_futex_look *look);
+
+/*
+ * Whether the thread slept on one word from look a to look b without
+ * waking: the same word, and no voluntary switch from a's first count to
+ * b's last (a thread woken and asleep again switched once more; one
+ * woken and not yet back on a CPU is runnable, not seen asleep).
+ */
+bool task_futex_slept_through(const struct task_futex_look *a,
+			      const struct task_futex_look *b);
+
 #endif /* RCUT_TORTURE_TASK_STAT_H */
