@@ -7,7 +7,7 @@
 # make bench's (ci/bench/mutants --liburcu).
 
 # The entries these tests run (a subset: the build of all takes longer).
-LM_NEEDED="memb-base qsbr-base memb-skip-reader memb-barrier-short memb-master-nofence qsbr-online-nofence memb-early-cb mb-unlock-nofence"
+LM_NEEDED="memb-base qsbr-base memb-unlock-nowake memb-skip-reader memb-barrier-short memb-master-nofence qsbr-online-nofence memb-early-cb mb-unlock-nofence"
 
 # Build them once into the shared cache; LM: the folder, or return 1
 # after printing SKIP when the source cannot be had.
@@ -91,6 +91,26 @@ EOF2
 		--duration 60 --seed 1 --stat-interval 0
 	expect_status 1
 	expect_out "^mb-sb-torture: !!! first failure at [0-9.]+ s: too-short grace period: reader [0-9]+ saw element 0x[0-9a-f]+ at pipe stage ([2-9]|10) in a load that passed its read_unlock\(\)'s store"
+}
+
+# A reader that clears the grace period's futex but wakes nobody: the
+# lost-wakeup check names the sleeper long before the stall timeout.
+# The held section makes the grace period sleep on the futex in every
+# schedule (liburcu sleeps after 100 active attempts); the verdict judges
+# sleeps and section boundaries, not time, so load only delays it.  The
+# base, under the same options, passes.
+t_liburcu_source_lost_wakeup_caught_before_the_stall_timeout() {
+	liburcu_mutants || return 0
+	local opts=(--stall-cpu 500ms --stall-cpu-holdoff 500ms --stall-cpu-block --stall-timeout 60s --seed 1 --stat-interval 0)
+	run_variant memb-unlock-nowake memb --duration 60 "${opts[@]}"
+	expect_status 1
+	expect_out '^memb-torture: First failure: at [0-9.]+ s, caught by: lost wakeup$'
+	expect_out "^memb-torture: LOST WAKEUP at [0-9.]+ s: .* asleep in FUTEX_WAIT on the flavor's grace-period wakeup word 0x[0-9a-f]+ for [0-9.]+ s without a wakeup"
+	expect_out '^memb-torture: backtrace of '
+	expect_no_out 'STALL at'
+	run_variant memb-base memb --duration 3 "${opts[@]}"
+	expect_status 0
+	expect_out '^memb-torture:--- End of test: SUCCESS: '
 }
 
 # An edit that no longer fits the source (a newer liburcu) fails the build

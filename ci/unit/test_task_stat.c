@@ -150,7 +150,7 @@ static void a_wake_between_two_looks_is_seen(void **state)
 			 1);
 	for (i = 0; i < BUDGET_POLLS; i++) {
 		look_asleep(tid, &b);
-		if (b.nvcsw_after != a.nvcsw_after)
+		if (b.sleep.nvcsw_after != a.sleep.nvcsw_after)
 			break; /* asleep again after the wake */
 		pause_ms();
 	}
@@ -158,6 +158,44 @@ static void a_wake_between_two_looks_is_seen(void **state)
 	assert_int_equal(b.word, a.word);
 	assert_false(task_futex_slept_through(&a, &b));
 	finish(&s, t);
+}
+
+/* Any sleep: one unbroken sleep, then one a wake broke; the listing. */
+static void sleep_looks_and_the_thread_list(void **state)
+{
+	struct subject s;
+	struct task_futex_look f;
+	struct task_sleep_look a, b;
+	pid_t tids[64];
+	pthread_t t;
+	pid_t tid = start(&s, &t, FUTEX_SLEEPER);
+	int n, i;
+	bool listed = false, me = false;
+
+	(void)state;
+	n = task_list(tids, 64);
+	for (i = 0; i < n; i++) {
+		listed |= tids[i] == tid;
+		me |= tids[i] == (pid_t)syscall(SYS_gettid);
+	}
+	assert_true(listed && me);
+	look_asleep(tid, &f);
+	assert_true(task_sleep_look(tid, &a));
+	assert_true(a.asleep);
+	pause_ms();
+	assert_true(task_sleep_look(tid, &b));
+	assert_true(task_slept_through(&a, &b));
+	syscall(SYS_futex, &s.word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	for (i = 0; i < BUDGET_POLLS; i++) {
+		if (task_sleep_look(tid, &b) && b.asleep &&
+		    b.nvcsw_after != a.nvcsw_after)
+			break;
+		pause_ms();
+	}
+	assert_true(i < BUDGET_POLLS);
+	assert_false(task_slept_through(&a, &b));
+	finish(&s, t);
+	assert_false(task_sleep_look(0x7ffffff0, &a));
 }
 
 /* Asleep, but not on a futex; and running: never seen waiting. */
@@ -197,6 +235,7 @@ int main(void)
 		cmocka_unit_test(others_are_not),
 		cmocka_unit_test(an_unbroken_sleep_is_seen_unbroken),
 		cmocka_unit_test(a_wake_between_two_looks_is_seen),
+		cmocka_unit_test(sleep_looks_and_the_thread_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,7 @@
  */
 #include "run.h"
 #include "cborder.h"
+#include "holds.h"
 
 #include <stddef.h>
 
@@ -144,7 +145,7 @@ static void cb_double_post(struct torture_run *run, struct torture_cb *cb,
 		return;
 	}
 	before = atomic_load(&run->counters.cbs_double_flavor);
-	run->flavor->call(&cb->rh, cb_invoke);
+	hold_call(run->flavor, &cb->rh, cb_invoke);
 	if (atomic_load(&run->counters.cbs_double_flavor) == before)
 		torture_failure(
 			run, "undetected duplicate call",
@@ -199,10 +200,10 @@ void torture_cb_post(struct torture_run *run, struct torture_cb *cb,
 	if (run->flavor->caps & RCUT_CAP_CALL_MAY_BLOCK) {
 		bool began = torture_op_try_begin("call (may block)");
 
-		run->flavor->call(&cb->rh, cb_invoke);
+		hold_call(run->flavor, &cb->rh, cb_invoke);
 		torture_op_end_if(began);
 	} else {
-		run->flavor->call(&cb->rh, cb_invoke);
+		hold_call(run->flavor, &cb->rh, cb_invoke);
 	}
 	/* Unless the callback already ran and was posted again. */
 	atomic_compare_exchange_strong(

@@ -6,6 +6,7 @@
  */
 #include "gp.h"
 #include "failure.h"
+#include "holds.h"
 #include "run.h"
 
 #include <stdio.h>
@@ -345,8 +346,8 @@ void torture_gp_cookie_check(struct torture_run *run, struct torture_rand *r)
 	if (torture_random(r) % COOKIE_REPOLL_ODDS == 0)
 		polls += COOKIE_REPOLLS;
 	if (f->thread_online)
-		f->thread_online();
-	idx = f->read_lock();
+		hold_thread_online(f);
+	idx = hold_read_lock(f);
 	if (plain)
 		cookie = f->get_gp_state();
 	if (poll_full)
@@ -358,7 +359,7 @@ void torture_gp_cookie_check(struct torture_run *run, struct torture_rand *r)
 		if (cookie_polled_done(run, plain, cookie, poll_full, &c))
 			break;
 	}
-	f->read_unlock(idx);
+	hold_read_unlock(f, idx);
 	if (f->thread_offline)
-		f->thread_offline();
+		hold_thread_offline(f);
 }

@@ -9,7 +9,9 @@
 #include "lifecycle.h"
 #include "data_race.h"
 #include "fatal.h"
+#include "failure.h"
 #include "flavor_stats.h"
+#include "lostwake.h"
 #include "progress.h"
 #include "watchdog.h"
 #include "../../flavors/plugin.h"
@@ -178,13 +180,43 @@ hurry_exit(struct torture_run *run, int sig)
 	_exit(status);
 }
 
-/* Run the watchdog (the test's own stall check too); no return on a stall. */
+/*
+ * A lost wakeup: the grace period will never end, so the run reports
+ * now, with every thread's stack (the sleeping one's among them),
+ * without joining the threads stuck behind it.
+ */
+static void __attribute__((noreturn))
+lost_wakeup_exit(struct torture_run *run, const char *what)
+{
+	const struct rcut_flavor *f = run->flavor;
+	int status;
+
+	torture_failure(run, "lost wakeup", "%s", what);
+	printf("%s-%s: LOST WAKEUP at %.3f s: %s\n", f->name, run->tag,
+	       (double)torture_elapsed_ns(run) / 1e9, what);
+	torture_mark_stop(run);
+	torture_print_backtraces(run);
+	torture_stop(run);
+	status = run->test->stuck_report(run);
+	fflush(stdout);
+	fflush(stderr);
+	_exit(status);
+}
+
+/*
+ * Run the watchdog (the test's own stall check too) and the lost-wakeup
+ * check; no return on a stall or a lost wakeup.
+ */
 static void watchdog(struct torture_run *run)
 {
 	static struct torture_stall s;
+	static char what[256];
 
 	if (torture_watchdog_check(run, &s))
 		stall_exit(run, &s);
+	if (run->test->stuck_report && torture_lost_wakeup_possible(run) &&
+	    torture_lost_wakeup_look(run, torture_now_ns(), what, sizeof(what)))
+		lost_wakeup_exit(run, what);
 }
 
 void lifecycle_join(struct torture_run *run, int n)

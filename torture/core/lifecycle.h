@@ -74,6 +74,12 @@ struct torture_test {
 	 * report as it stands and the End line; returns the exit status.
 	 */
 	int (*hurry_report)(struct torture_run *run);
+	/*
+	 * Optional: a failure left a thread stuck for good (a lost wakeup):
+	 * the report without joining or draining, and the End line; returns
+	 * the exit status.  Without it the lost-wakeup check does not run.
+	 */
+	int (*stuck_report)(struct torture_run *run);
 	/* A fatal signal (fatal.c): the report so far and the End line. */
 	void (*crash_report)(struct torture_run *run);
 };

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "run.h"
 #include "fatal.h"
+#include "holds.h"
 
 #include <errno.h>
 #include <unistd.h>
@@ -117,14 +118,12 @@ static void *thread_main(void *arg)
 	atomic_store(&t->os_tid, gettid());
 	torture_cpu_enter(t, t->cpu);
 	gate_wait(&t->run->threads);
-	if (f->register_thread)
-		f->register_thread();
+	hold_register_thread(f);
 	/* QSBR: threads that do not read stay offline, or GPs would wait. */
 	if (f->thread_offline && strcmp(t->kind, "reader") != 0)
-		f->thread_offline();
+		hold_thread_offline(f);
 	t->fn(t);
-	if (f->unregister_thread)
-		f->unregister_thread();
+	hold_unregister_thread(f);
 	torture_cpu_exit();
 	torture_fatal_thread_exit(altstack);
 	atomic_store(&t->exited, true);

@@ -751,6 +751,12 @@ static int hurry_report(struct torture_run *run)
 	return final_report(run, false, false);
 }
 
+/* A lost wakeup: the report without joining or draining. */
+static int stuck_report(struct torture_run *run)
+{
+	return final_report(run, false, false);
+}
+
 /*
  * The reader table (callback witnesses), the barrier test's and up/down
  * readers' callbacks stay while callbacks may still be invoked (TSan saw
@@ -788,6 +794,7 @@ static const struct torture_test torture_test = {
 	.cleanup = cleanup,
 	.stall_report = stall_report,
 	.hurry_report = hurry_report,
+	.stuck_report = stuck_report,
 	.crash_report = crash_report,
 };
 

@@ -97,15 +97,15 @@ static void nr_loop(struct torture_thread *t, uint64_t end, struct nr_mark *m)
 	bool yield = !run->cfg->fwd_progress_need_resched;
 
 	if (f->thread_online)
-		f->thread_online();
+		hold_thread_online(f);
 	delay_set_never_sleeps(true); /* injected delays spin here */
 	while (torture_now_ns() < end && !torture_must_stop(run)) {
-		int idx = f->read_lock();
+		int idx = hold_read_lock(f);
 
 		torture_spin_ns(run, NR_SECTION_NS);
-		f->read_unlock(idx);
+		hold_read_unlock(f, idx);
 		if (f->quiescent_state)
-			f->quiescent_state();
+			hold_quiescent_state(f);
 		torture_progress();
 		torture_cpu_checkpoint(); /* leave a CPU going offline */
 		nr_mark_take(run, m);
@@ -118,7 +118,7 @@ static void nr_loop(struct torture_thread *t, uint64_t end, struct nr_mark *m)
 	m->end_gps = nr_gps(run);
 	m->end_ns = torture_now_ns();
 	if (f->thread_offline)
-		f->thread_offline();
+		hold_thread_offline(f);
 }
 
 /* The grace periods so far, by the flavor's count where it has one. */

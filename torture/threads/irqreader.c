@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include "irqreader.h"
+#include "../core/holds.h"
 
 #include "../util/delay.h"
 
@@ -74,7 +75,7 @@ static void irq_one_read(struct torture_thread *t)
 	counter_inc(&run->counters.irq_reads);
 	if (nested)
 		counter_inc(&run->counters.irq_nested);
-	idx = f->read_lock();
+	idx = hold_read_lock(f);
 	p = atomic_load_explicit(&run->pool.current, memory_order_consume);
 	if (p) {
 		if (!atomic_load_explicit(&p->mbtest, memory_order_relaxed)) {
@@ -85,7 +86,7 @@ static void irq_one_read(struct torture_thread *t)
 		pipe = atomic_load_explicit(&p->pipe_count,
 					    memory_order_relaxed);
 	}
-	f->read_unlock(idx);
+	hold_read_unlock(f, idx);
 	if (!p)
 		return;
 	if (pipe > RCUT_PIPE_LEN || pipe < 0)

@@ -79,7 +79,7 @@ int torture_late_unlock(struct torture_thread *t, struct torture_elem *p,
 		l.orders = sb->order_count();
 		armed = sb->late_loads(load_late, &l) == 0;
 	}
-	run->flavor->read_unlock(idx);
+	hold_read_unlock(run->flavor, idx);
 	if (armed)
 		sb->late_loads(NULL, NULL);
 	return l.pipe;

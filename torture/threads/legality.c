@@ -173,11 +173,11 @@ void torture_illegal_barrier(struct torture_thread *t)
 	const struct rcut_flavor *f = run->flavor;
 
 	while (!torture_must_stop(run)) {
-		int idx = f->read_lock();
+		int idx = hold_read_lock(f);
 		bool ok = refused(run, "barrier() inside a read-side section",
 				  true);
 
-		f->read_unlock(idx);
+		hold_read_unlock(f, idx);
 		if (!ok)
 			undetected(run, "inside a read-side section");
 		barrier_from_callback(t);

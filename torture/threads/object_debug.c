@@ -27,16 +27,16 @@ static void debug_cb(struct torture_cb *cb)
 static void post_pair_and_duplicate(struct torture_run *run)
 {
 	const struct rcut_flavor *f = run->flavor;
-	int idx = f->read_lock();
+	int idx = hold_read_lock(f);
 
 	torture_cb_post(run, &debug_cbs[0], "object-debug", debug_cb);
 	torture_cb_post(run, &debug_cbs[1], "object-debug", debug_cb);
 	if (!torture_cb_post_again(run, &debug_cbs[1]))
 		printf("%s-torture: object_debug: the second callback ran before its duplicate could be posted\n",
 		       f->name);
-	f->read_unlock(idx);
+	hold_read_unlock(f, idx);
 	if (f->quiescent_state)
-		f->quiescent_state();
+		hold_quiescent_state(f);
 }
 
 void torture_object_debug(struct torture_thread *t)

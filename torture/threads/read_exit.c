@@ -20,12 +20,10 @@ static void *read_exit_child(void *arg)
 	struct torture_thread *parent = arg;
 	const struct rcut_flavor *f = parent->run->flavor;
 
-	if (f->register_thread)
-		f->register_thread();
+	hold_register_thread(f);
 	for (int i = 0; i < READ_TRIES && !torture_one_read(parent); i++)
 		torture_nap_ns(100000);
-	if (f->unregister_thread)
-		f->unregister_thread();
+	hold_unregister_thread(f);
 	return NULL;
 }
 

@@ -76,12 +76,12 @@ static void tight_enter(struct torture_thread *t)
 	uint64_t v = (uint64_t)t->id;
 
 	if (cycle)
-		f->thread_offline();
+		hold_thread_offline(f);
 	for (int i = 0; i < TORTURE_STUFF_LINES; i++)
 		atomic_store_explicit(&run->stuff[i].v, v,
 				      memory_order_relaxed);
 	if (cycle)
-		f->thread_online();
+		hold_thread_online(f);
 }
 
 /*
@@ -285,10 +285,10 @@ bool torture_one_read(struct torture_thread *t)
 	 * In the section from the outermost lock on: a reader stuck in a
 	 * nested lock holds grace periods up (the watchdog names it then).
 	 */
-	idx[0] = f->read_lock();
+	idx[0] = hold_read_lock(f);
 	section_mark(t);
 	for (int i = 1; i < rs.nesting; i++)
-		idx[i] = f->read_lock();
+		idx[i] = hold_read_lock(f);
 	preempted = watch ? preempt_self_delays() - preempted : 0;
 	if (!rs.tight)
 		started = gp_seq(f);
@@ -310,7 +310,7 @@ bool torture_one_read(struct torture_thread *t)
 	completed = gp_seq(f);
 	section_mark(t);
 	for (int i = rs.nesting - 1; i > 0; i--)
-		f->read_unlock(idx[i]);
+		hold_read_unlock(f, idx[i]);
 	late = torture_late_unlock(t, p, idx[0]);
 	if (!p)
 		return false;
@@ -356,12 +356,12 @@ static void qsbr_between_reads(struct torture_thread *t)
 
 	if (!f->quiescent_state)
 		return;
-	f->quiescent_state();
+	hold_quiescent_state(f);
 	if (f->thread_offline && torture_random(&t->rand) % 1024 == 0) {
-		f->thread_offline();
+		hold_thread_offline(f);
 		torture_sleep_ns(t->run, torture_random(&t->rand) %
 						 QSBR_OFFLINE_MAX_NS);
-		f->thread_online();
+		hold_thread_online(f);
 	}
 }
 

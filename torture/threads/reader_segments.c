@@ -124,13 +124,13 @@ static void seg_change(struct seg_reader *r, int new, struct torture_seg *seg)
 	if (on & SEG_SIGMASK)
 		seg_sigmask(r, true);
 	if (on & SEG_RCU_1)
-		r->idx1 = f->read_lock();
+		r->idx1 = hold_read_lock(f);
 	if (on & SEG_RCU_2)
-		r->idx2 = f->read_lock();
+		r->idx2 = hold_read_lock(f);
 	if (off & SEG_RCU_2)
-		f->read_unlock(r->idx2);
+		hold_read_unlock(f, r->idx2);
 	if (off & SEG_RCU_1)
-		f->read_unlock(r->idx1);
+		hold_read_unlock(f, r->idx1);
 	if (off & SEG_SIGMASK)
 		seg_sigmask(r, false);
 	r->state = new;

@@ -112,15 +112,15 @@ static void stall_cpu(struct torture_thread *t, char *op, size_t len)
 		 (double)c->stall_cpu_ns / 1e9);
 	begin_hold(t, op);
 	if (f->thread_online)
-		f->thread_online(); /* QSBR: now this thread holds up GPs */
-	idx = f->read_lock();
+		hold_thread_online(f); /* QSBR: now this thread holds up GPs */
+	idx = hold_read_lock(f);
 	printf("%s-torture: rcu_torture_stall start stall episode 1 on CPU %d.\n",
 	       f->name, t->cpu);
 	fflush(stdout);
 	hold(run, c->stall_cpu_ns, c->stall_cpu_block);
-	f->read_unlock(idx);
+	hold_read_unlock(f, idx);
 	if (f->thread_offline)
-		f->thread_offline();
+		hold_thread_offline(f);
 	torture_op_end();
 }
 

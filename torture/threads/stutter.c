@@ -22,13 +22,13 @@ void torture_stutter_wait(struct torture_thread *t)
 	/* A paused QSBR reader must not hold grace periods up. */
 	qsbr_offline = f->thread_offline && !strcmp(t->kind, "reader");
 	if (qsbr_offline)
-		f->thread_offline();
+		hold_thread_offline(f);
 	while (atomic_load_explicit(&run->stutter_paused,
 				    memory_order_relaxed) &&
 	       !torture_must_stop(run))
 		torture_sleep_ns(run, 1000000);
 	if (qsbr_offline)
-		f->thread_online();
+		hold_thread_online(f);
 }
 
 void torture_stutter(struct torture_thread *t)

@@ -6,6 +6,7 @@
 #ifndef TORTURE_THREADS_THREADS_H
 #define TORTURE_THREADS_THREADS_H
 
+#include "../core/holds.h"
 #include "../core/run.h"
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "task_stat.h"
 
+#include <dirent.h>
 #include <linux/futex.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -83,13 +85,57 @@ static bool voluntary_switches(pid_t tid, uint64_t *n)
 
 bool task_futex_look(pid_t tid, struct task_futex_look *look)
 {
-	return voluntary_switches(tid, &look->nvcsw_before) &&
+	look->sleep.asleep = true;
+	return voluntary_switches(tid, &look->sleep.nvcsw_before) &&
 	       task_futex_waiting(tid, &look->word) &&
-	       voluntary_switches(tid, &look->nvcsw_after);
+	       voluntary_switches(tid, &look->sleep.nvcsw_after);
+}
+
+bool task_sleep_look(pid_t tid, struct task_sleep_look *look)
+{
+	struct task_stat st;
+
+	if (!voluntary_switches(tid, &look->nvcsw_before) ||
+	    !task_stat_read(tid, &st) ||
+	    !voluntary_switches(tid, &look->nvcsw_after))
+		return false;
+	look->asleep = st.state != 'R';
+	return true;
+}
+
+bool task_slept_through(const struct task_sleep_look *a,
+			const struct task_sleep_look *b)
+{
+	return a->asleep && b->asleep && a->nvcsw_before == b->nvcsw_after;
+}
+
+static int list_once(pid_t *tids, int n, int max)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+
+	if (!d)
+		return n;
+	while ((e = readdir(d))) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+		bool seen = false;
+
+		for (int i = 0; i < n && !seen; i++)
+			seen = tids[i] == tid;
+		if (tid > 0 && !seen && n < max)
+			tids[n++] = tid;
+	}
+	closedir(d);
+	return n;
+}
+
+int task_list(pid_t *tids, int max)
+{
+	return list_once(tids, list_once(tids, 0, max), max);
 }
 
 bool task_futex_slept_through(const struct task_futex_look *a,
 			      const struct task_futex_look *b)
 {
-	return a->word == b->word && a->nvcsw_before == b->nvcsw_after;
+	return a->word == b->word && task_slept_through(&a->sleep, &b->sleep);
 }

@@ -30,13 +30,23 @@ bool task_stat_read(pid_t tid, struct task_stat *st);
  */
 bool task_futex_waiting(pid_t tid, uintptr_t *addr);
 
-/*
- * A look at a thread asleep in futex(2): the word, and its voluntary
- * context switches counted just before and just after the look.
- */
+/* A look at any sleep: asleep (not 'R'), and the switches around it. */
+struct task_sleep_look {
+	bool asleep;
+	uint64_t nvcsw_before, nvcsw_after;
+};
+
+/* false if thread tid cannot be read (gone, no /proc). */
+bool task_sleep_look(pid_t tid, struct task_sleep_look *look);
+
+/* Asleep at both looks, with no voluntary switch in between. */
+bool task_slept_through(const struct task_sleep_look *a,
+			const struct task_sleep_look *b);
+
+/* A look at a thread asleep in futex(2): the word, and its sleep. */
 struct task_futex_look {
 	uintptr_t word;
-	uint64_t nvcsw_before, nvcsw_after;
+	struct task_sleep_look sleep;
 };
 
 /* false unless thread tid sleeps in FUTEX_WAIT (task_futex_waiting). */
@@ -50,5 +60,13 @@ bool task_futex_look(pid_t tid, struct task_futex_look *look);
  */
 bool task_futex_slept_through(const struct task_futex_look *a,
 			      const struct task_futex_look *b);
+
+/*
+ * The process's thread IDs, up to max, in *tids; how many.  A listing of
+ * /proc/self/task stops short at a thread that exits while it is read
+ * (the kernel's next_tid() gives up at a dead task): two listings are
+ * merged: a thread missed by both needs an exit during each.
+ */
+int task_list(pid_t *tids, int max);
 
 #endif /* RCUT_TORTURE_TASK_STAT_H */
