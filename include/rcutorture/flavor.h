@@ -280,6 +280,16 @@ int rcut_current_cpu(void);
 int rcut_nr_cpus(void);
 
 /*
+ * Called by a thread of the flavor's (or of the store-buffer SDK's) that
+ * never takes a read-side section and never goes online under QSBR, such
+ * as a timer or the SDK's drainer: the lost-wakeup check, which otherwise
+ * waits for every thread it does not track to sleep through its two
+ * looks, leaves it out.  Provided by the harness (declare it weak to run
+ * outside rcutorture too).
+ */
+void rcut_thread_holds_nothing(void);
+
+/*
  * Race points (ABI version 2).  A flavor calls rcut_race_point(where) at
  * the places where a thread stopped for a while exposes a race: after
  * reading the phase and before publishing the reader's count, between a

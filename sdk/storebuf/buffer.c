@@ -22,6 +22,8 @@
 #define _GNU_SOURCE
 #include "sb.h"
 
+#include <rcutorture/flavor.h>
+
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -441,9 +443,14 @@ void sb_expire_own(void)
 }
 
 /* The drainer: commits every thread's due entries, a few times a delay. */
+/* The harness's, absent outside rcutorture. */
+#pragma weak rcut_thread_holds_nothing
+
 static void *drainer(void *arg)
 {
 	(void)arg;
+	if (rcut_thread_holds_nothing)
+		rcut_thread_holds_nothing(); /* never a reader */
 	for (;;) {
 		uint64_t d = __atomic_load_n(&max_delay, __ATOMIC_RELAXED);
 		struct timespec ts = { 0,

@@ -144,6 +144,28 @@ void hold_unregister_thread(const struct rcut_flavor *f)
 	atomic_store_explicit(&s->owner, 0, memory_order_release);
 }
 
+#define QUIET_MAX 64
+static _Atomic pid_t quiet[QUIET_MAX];
+static atomic_int nquiet;
+
+void rcut_thread_holds_nothing(void)
+{
+	int i = atomic_fetch_add(&nquiet, 1);
+
+	if (i < QUIET_MAX)
+		atomic_store(&quiet[i], gettid());
+}
+
+bool holds_nothing(pid_t tid)
+{
+	int n = atomic_load(&nquiet);
+
+	for (int i = 0; i < n && i < QUIET_MAX; i++)
+		if (atomic_load(&quiet[i]) == tid)
+			return true;
+	return false;
+}
+
 void holds_look(struct hold_look *look)
 {
 	int n = atomic_load(&slots_used);

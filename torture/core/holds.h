@@ -39,6 +39,9 @@ void hold_register_thread(const struct rcut_flavor *f);
 /* Unregister it if f can, then stop tracking it. */
 void hold_unregister_thread(const struct rcut_flavor *f);
 
+/* Whether thread tid said it holds nothing (rcut_thread_holds_nothing). */
+bool holds_nothing(pid_t tid);
+
 /* One look at every tracked thread's sequence. */
 struct hold_look {
 	int n;		      /* slots looked at */

@@ -83,7 +83,8 @@ static void take_first(struct torture_run *run, uintptr_t word, uint64_t now)
 	for (int i = 0; i < first.n; i++) {
 		struct look_task *t = &first.task[i];
 
-		if (t->on_word || holds_tracks(&first.holds, t->tid))
+		if (t->on_word || holds_tracks(&first.holds, t->tid) ||
+		    holds_nothing(t->tid))
 			continue;
 		if (!task_sleep_look(t->tid, &t->sleep))
 			t->sleep.asleep = true; /* gone: it holds nothing */
@@ -100,7 +101,8 @@ static bool others_slept(void)
 		const struct look_task *t = &first.task[i];
 		struct task_sleep_look now;
 
-		if (t->on_word || holds_tracks(&first.holds, t->tid))
+		if (t->on_word || holds_tracks(&first.holds, t->tid) ||
+		    holds_nothing(t->tid))
 			continue;
 		if (task_sleep_look(t->tid, &now) &&
 		    !task_slept_through(&t->sleep, &now))
