@@ -246,6 +246,11 @@ signal_child_group() { # SIG PID
 run_until() { # condition args...
 	local cond=$1 pid
 	shift
+	# Emptied here first: the child's own truncation may come after the
+	# condition has read the last run's lines (t_onoff_cycles_succeed's
+	# second run was stopped at 0.01 s by the first one's stats).
+	: >"$OUT"
+	: >"$ERR"
 	"$BIN" "$@" >"$OUT" 2>"$ERR" &
 	pid=$!
 	while kill -0 $pid 2>/dev/null && ! eval "$cond"; do
