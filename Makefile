@@ -444,10 +444,16 @@ $(BENCH_LOOP): $(BENCH_OBJS)
 # Then the busted controls' speed
 # (ci/bench/busted): time to the first failure of each busted flavor with
 # the default options and with --hunt, side by side; BUSTED_BENCH adds
-# options (e.g. --before OLD_BIN for a now/before column).
+# options (e.g. --before OLD_BIN for a now/before column).  Then Debian
+# 13's liburcu losing wakeups (ci/bench/liburcu-lost-wakeup, issue 46):
+# qsbr-sb and mb-sb built against 0.15.2-2, 10 seeds of at most 60 s,
+# and 10 minutes each on the fixed 0.15.7-1 and the default build;
+# LOST_WAKEUP_BENCH adds options (e.g. --control 60); skipped with a line
+# when the packages cannot be had.
 MUTANTS_BENCH ?=
 CATALOGUE_BENCH ?=
 BUSTED_BENCH ?=
+LOST_WAKEUP_BENCH ?=
 bench: all $(BENCH_LOOP) mutants
 	ci/bench/run --bin ./$(OUT) --loop $(BENCH_LOOP) --out $(BUILD)/bench
 	ci/bench/plot --in $(BUILD)/bench/bench.json --out $(BUILD)/bench
@@ -457,6 +463,8 @@ bench: all $(BENCH_LOOP) mutants
 	if [ $$st = 0 ]; then ci/bench/mutants --liburcu $(BUILD)/liburcu-mutants --bin ./$(OUT) --out $(BUILD)/bench $(MUTANTS_BENCH); \
 	elif [ $$st != 77 ]; then exit $$st; fi
 	ci/bench/busted --bin ./$(OUT) --out $(BUILD)/bench $(BUSTED_BENCH)
+	ci/bench/liburcu-lost-wakeup --bin ./$(OUT) --out $(BUILD)/bench $(LOST_WAKEUP_BENCH); st=$$?; \
+	[ $$st = 0 ] || [ $$st = 77 ] || exit $$st
 
 # The false-positive soak (ci/bench/soak): every correct flavor, plain and
 # instrumented, and the catalogue's bases, 10 minutes each under --hunt

@@ -4,6 +4,9 @@
 # (stand-in hosts: ci/integration/standin-ssh; a real sshd when one can be
 # started), bad input, and the CI templates in ci/examples/.
 
+# Shell scripts around the binary: the ASan+UBSan lane adds nothing.
+TEST_FILE_NORMAL_ONLY="the campaign runner's scripts"
+
 CAMPAIGN=ci/campaign/rcutorture-campaign
 
 # The runner against the binary under test, results in $TEST_TMP/res.

@@ -340,3 +340,26 @@ t_hunt_overtaken_wait_stalls_early() {
 	expect_out "^mutant-lost-wakeup-torture: STALL at [0-9.]+ s: [a-z-]+ [0-9]+ stuck in [a-z_ ]+ for 1[0-9]\.[0-9]+ s$BEHIND_READERS \(--stall-timeout 10\.0 s\)\$"
 	expect_no_out 'grace-period waits or callbacks that began after it'
 }
+
+# Quiet spells (issue 46): for a flavor whose grace periods sleep on a
+# wakeup word, --hunt draws them in about half the draws, again every
+# second, last in the draw; never for a flavor without that word, nor
+# with --stutter given, nor under plain --swarm.  A run with them
+# passes on a correct flavor; Debian 13's liburcu is caught with them
+# (liburcu_version.sh).
+t_hunt_quiet_spells_for_a_flavor_with_a_wakeup_word() {
+	run --dry-run --hunt --seed 1 --flavor qsbr
+	expect_status 0
+	expect_out '^qsbr-torture: swarm: .* readercbs=[0-9]+ quiet=(20ms|off)$'
+	run --dry-run --hunt --seed 1 --flavor qsbr --stutter 1s
+	expect_no_out 'quiet='
+	run --dry-run --hunt --seed 1 --flavor prcu
+	expect_no_out 'quiet='
+	run --dry-run --swarm --seed 1 --flavor qsbr
+	expect_no_out 'quiet='
+	run --hunt --seed 3 --flavor qsbr --swarm-interval 0.1s --duration 3 --stat-interval 0
+	expect_status 0
+	expect_out '^qsbr-torture:--- End of test: SUCCESS: '
+	expect_out '^qsbr-torture: swarm draw [0-9]+ at [0-9.]+ s: .* quiet=20ms$'
+	expect_out '^qsbr-torture: swarm draw [0-9]+ at [0-9.]+ s: .* quiet=off$'
+}

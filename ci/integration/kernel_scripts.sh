@@ -13,6 +13,9 @@
 #   kvm-recheck-rcu.sh     ngps, stopstate, fwdprog
 #   kvm-recheck-rcuscale.sh  the "Grace periods:" line
 
+# The kernel's scripts read our output, the same from either build.
+TEST_FILE_NORMAL_ONLY="the kernel's parsers"
+
 # parse-console.sh's console lines: it strips a "[timestamp] " first.
 console_lines() { # regex
 	grep --binary-files=text -E -- "$1" "$OUT" | sed -e 's/^\[[^]]*] //'

@@ -18,6 +18,15 @@ OUT=$TEST_TMP/out ERR=$TEST_TMP/err STATUS=0
 # TEST_LIMIT[t_NAME]): for tests made of bounded detection runs.
 declare -A TEST_LIMIT=()
 
+# Tests that ci/run-tests runs against the normal build only
+# (TEST_NORMAL_ONLY[t_NAME]=why, or TEST_FILE_NORMAL_ONLY=why for every
+# test of a file): those that test scripts around the binary (the
+# campaign runner, the minimizer, the kernel's parsers) with runs of it
+# along paths other ASan+UBSan tests already take; a second lane of the
+# same runs added minutes to make check and no check.
+declare -A TEST_NORMAL_ONLY=()
+TEST_FILE_NORMAL_ONLY=
+
 # The source tree's lock: ci/run-tests --jobs 2 runs two tests at once,
 # and make in the tree (or filling a cache the labels share) must not
 # meet another.  run-tests sets TREE_LOCK; a test run alone has its own.

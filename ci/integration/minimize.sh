@@ -12,6 +12,9 @@ minimized_args() {
 # CPU offlining is the bug's: dropping --onoff-interval is tried and
 # rejected (the run then passes, every time), and so is one CPU (no
 # hotplug with one); the rest goes, and the counts are halved.
+# A whole search, run after run of one busted flavor (34 s, as long
+# again under ASan): the other minimize tests take its paths under ASan.
+TEST_NORMAL_ONLY[t_minimize_keeps_what_the_bug_needs_and_halves_counts]="a whole search of one flavor"
 t_minimize_keeps_what_the_bug_needs_and_halves_counts() {
 	run --flavor busted-hotplug --onoff-interval 20ms --cpus 4 --stutter 300ms --read-exit-burst 4 \
 		--duration 3 --seed 1 --stat-interval 0 --minimize --minimize-runs 2 --minimize-fails 2

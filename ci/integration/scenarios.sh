@@ -189,6 +189,7 @@ t_runner_every_shipped_scenario_ends_as_expected() {
 	((${#left[@]} == 0)) || die "negative controls never caught in 4 runs of 30 s: ${left[*]}"
 }
 
+TEST_NORMAL_ONLY[t_runner_reproduces_the_prcu_barrier_bug]="the runner's script"
 t_runner_reproduces_the_prcu_barrier_bug() {
 	runner --duration 30s --jobs 2 "PRCU01 PRCU-RFC2018"
 	expect_status 0

@@ -721,7 +721,7 @@ const struct rcut_opt rcut_opts[] = {
 	  F(hunt),
 	  .tests = RCUT_T_TORTURE,
 	  .group = RCUT_GROUP_HUNT,
-	  .help = "The bug-hunting preset: --swarm with preemption and race delays always on (their rates drawn), --preempt-duration 5ms --preempt-interval 0.5ms --race-delay 20 --race-delay-max 2ms as the draw's ceilings, --swarm-interval 1s, two readers per simulated CPU (at least 4), the barrier test and the counter wrap in every run, tight reads also in runs with CPU offlining (no CPU goes offline while they are on), and a grace-period wait overtaken by 16 later waits or callbacks a stall after half of --stall-timeout; explicit options are kept",
+	  .help = "The bug-hunting preset: --swarm with preemption and race delays always on (their rates drawn), --preempt-duration 5ms --preempt-interval 0.5ms --race-delay 20 --race-delay-max 2ms as the draw's ceilings, --swarm-interval 1s, two readers per simulated CPU (at least 4), the barrier test and the counter wrap in every run, tight reads also in runs with CPU offlining (no CPU goes offline while they are on), for a flavor whose grace periods sleep on a wakeup word (liburcu's) quiet spells in half the draws (every reader parks 20 ms in 40, as --stutter 20ms; none with --stutter), and a grace-period wait overtaken by 16 later waits or callbacks a stall after half of --stall-timeout; explicit options are kept",
 	  AT(32, 0, 0),
 	  .json_at = 28 },
 

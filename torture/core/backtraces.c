@@ -13,8 +13,8 @@
 #include "flavor_stats.h"
 #include "run.h"
 #include "../../report/backtrace.h"
+#include "../util/task_stat.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -88,23 +88,19 @@ static int by_tid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The process's thread IDs, ascending; NULL if /proc cannot be read. */
+/*
+ * The process's thread IDs, ascending, from two merged listings (one can
+ * miss a thread while another exits); NULL if /proc cannot be read.
+ */
 static pid_t *list_tasks(int *n)
 {
-	DIR *d = opendir("/proc/self/task");
-	pid_t *tids = d ? malloc(MAX_TASKS * sizeof(*tids)) : NULL;
-	struct dirent *e;
+	pid_t *tids = malloc(MAX_TASKS * sizeof(*tids));
 
-	*n = 0;
-	if (!tids) {
-		if (d)
-			closedir(d);
+	*n = tids ? task_list(tids, MAX_TASKS) : 0;
+	if (*n <= 0) {
+		free(tids);
 		return NULL;
 	}
-	while ((e = readdir(d)) && *n < MAX_TASKS)
-		if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
-			tids[(*n)++] = (pid_t)atoi(e->d_name);
-	closedir(d);
 	qsort(tids, (size_t)*n, sizeof(*tids), by_tid);
 	return tids;
 }

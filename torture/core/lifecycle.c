@@ -204,19 +204,29 @@ lost_wakeup_exit(struct torture_run *run, const char *what)
 }
 
 /*
+ * The lost-wakeup check, called every tick: it keeps its own pace
+ * (lostwake.h); no return on a lost wakeup.
+ */
+static void lost_wakeup_watch(struct torture_run *run)
+{
+	static char what[256];
+
+	if (run->test->stuck_report && torture_lost_wakeup_possible(run) &&
+	    torture_lost_wakeup_look(run, torture_now_ns(), what, sizeof(what)))
+		lost_wakeup_exit(run, what);
+}
+
+/*
  * Run the watchdog (the test's own stall check too) and the lost-wakeup
  * check; no return on a stall or a lost wakeup.
  */
 static void watchdog(struct torture_run *run)
 {
 	static struct torture_stall s;
-	static char what[256];
 
 	if (torture_watchdog_check(run, &s))
 		stall_exit(run, &s);
-	if (run->test->stuck_report && torture_lost_wakeup_possible(run) &&
-	    torture_lost_wakeup_look(run, torture_now_ns(), what, sizeof(what)))
-		lost_wakeup_exit(run, what);
+	lost_wakeup_watch(run);
 }
 
 void lifecycle_join(struct torture_run *run, int n)
@@ -359,6 +369,8 @@ static bool watch(struct torture_run *run)
 		if (now >= next_watchdog) {
 			next_watchdog = now + WATCHDOG_PERIOD_NS;
 			watchdog(run);
+		} else {
+			lost_wakeup_watch(run);
 		}
 		torture_data_race_poll(run);
 		if (test->tick)

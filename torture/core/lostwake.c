@@ -115,11 +115,17 @@ bool torture_lost_wakeup_look(struct torture_run *run, uint64_t now, char *what,
 			      size_t len)
 {
 	uintptr_t word = (uintptr_t)run->flavor->gp_wait_word();
+	uint64_t every =
+		run->cfg->hunt ? LOSTWAKE_HUNT_LOOK_NS : LOSTWAKE_LOOK_NS;
+	static uint64_t looked_ns;
+	static bool looked;
 	pid_t held_by;
 	char who[64];
 
-	if (first.taken && now - first.at_ns < LOSTWAKE_LOOK_NS)
+	if (looked && now - looked_ns < every)
 		return false;
+	looked = true;
+	looked_ns = now;
 	if (!first.taken) {
 		take_first(run, word, now);
 		return false;
@@ -140,7 +146,7 @@ bool torture_lost_wakeup_look(struct torture_run *run, uint64_t now, char *what,
 		name_thread(run, t->tid, who, sizeof(who));
 		snprintf(
 			what, len,
-			"%s asleep in FUTEX_WAIT on the flavor's grace-period wakeup word %p for %.1f s without a wakeup, while every reader it could wait for left its section or went offline",
+			"%s asleep in FUTEX_WAIT on the flavor's grace-period wakeup word %p for %.3f s without a wakeup, while every reader it could wait for left its section or went offline",
 			who, (void *)word, (double)(now - first.at_ns) / 1e9);
 		return true;
 	}

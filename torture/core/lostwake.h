@@ -19,12 +19,19 @@
 struct torture_run;
 
 #define LOSTWAKE_LOOK_NS 100000000ULL /* between two looks */
+/*
+ * --hunt's: a wakeup lost while every reader is parked for a 20 ms quiet
+ * spell lasts only until the first unlock after it (urcu-mb), so the two
+ * looks must fit inside the spell.  Soundness does not depend on it.
+ */
+#define LOSTWAKE_HUNT_LOOK_NS 5000000ULL
 
 /* Whether the run's flavor and options let the check look at all. */
 bool torture_lost_wakeup_possible(const struct torture_run *run);
 
 /*
- * Look again if LOSTWAKE_LOOK_NS passed since the last look (main thread
+ * Look again if LOSTWAKE_LOOK_NS (--hunt: LOSTWAKE_HUNT_LOOK_NS) passed
+ * since the last look, whether it found a sleeper or not (main thread
  * only); true, with what filled, on a lost wakeup.
  */
 bool torture_lost_wakeup_look(struct torture_run *run, uint64_t now, char *what,

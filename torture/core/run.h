@@ -104,6 +104,9 @@ struct torture_run {
 	unsigned long gp_seq_start;    /* the flavor's, at the start */
 	atomic_bool stutter_paused;    /* the stutter pauses the test */
 	_Atomic unsigned int stutter_pauses; /* pause starts and ends so far */
+	/* --hunt's quiet spells (swarm.c): the stutter thread runs for them */
+	bool quiet_drawn;
+	uint64_t quiet_ns; /* this draw's run and pause length; 0: none */
 	_Atomic unsigned int witness_scan;   /* callbacks.c: rotating start */
 	/* The report is out: a callback invoked now is ignored. */
 	atomic_bool cbs_closed;

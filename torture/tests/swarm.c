@@ -8,6 +8,7 @@
 
 #include "../util/delay.h"
 #include "../core/gp.h"
+#include "../core/lostwake.h"
 #include "../config/options_table.h"
 #include "../util/parse.h"
 #include "../threads/threads.h"
@@ -29,12 +30,13 @@
 /* The reader and writer switches a draw sets (struct torture_run's). */
 struct switches {
 	bool nesting, delays, delays_long, fast_gps, tight;
+	uint64_t quiet_ns;
 };
 
 struct draw {
 	struct torture_swarm *sw;
 	struct rcut_config *cfg;
-	struct torture_run *run; /* read only: flavor, CPUs */
+	struct torture_run *run; /* flavor, CPUs; quiet_drawn is set */
 	struct switches sw_on;
 	struct torture_rand rand;
 };
@@ -386,6 +388,33 @@ static void draw_reader_cbs(struct draw *d)
 		item(d, "readercbs", "off");
 }
 
+/*
+ * Quiet spells: under --hunt, for a flavor whose grace periods sleep on
+ * a wakeup word (the lost-wakeup check's), half the draws make every
+ * reader park 20 ms in 40 (QSBR ones offline), as --stutter 20ms does.
+ * A wakeup lost while every reader is quiet stays lost: no later unlock
+ * rescues the sleeping updater (Debian 13's liburcu 0.15.2, caught in
+ * seconds with them; docs/findings/liburcu-0.15-lost-wakeup.md).  Drawn
+ * again with the rates, so every run has spells with and without; none
+ * with --stutter given, or a stutter drawn.  Drawn last, so that adding it
+ * left every earlier pick of a seed as it was.
+ */
+#define QUIET_NS (20 * MS)
+static void draw_quiet(struct draw *d, bool first)
+{
+	struct rcut_config *c = d->cfg;
+	bool on = one_in(d, 2);
+
+	if (first)
+		d->run->quiet_drawn = c->hunt && !c->stutter_ns &&
+				      !rcut_opt_given(c, "stutter") &&
+				      torture_lost_wakeup_possible(d->run);
+	if (!d->run->quiet_drawn)
+		return;
+	d->sw_on.quiet_ns = on ? QUIET_NS : 0;
+	item(d, "quiet", "%s", on ? "20ms" : "off");
+}
+
 /* The threads' features of an earlier draw, kept as they were. */
 static void keep_threads(struct draw *d, const struct torture_swarm *first)
 {
@@ -429,6 +458,7 @@ static void set_switches(struct torture_run *run, const struct switches *on)
 	run->read_delays_long = on->delays_long;
 	run->fast_gps = on->fast_gps;
 	run->read_tight = on->tight;
+	run->quiet_ns = on->quiet_ns;
 }
 
 void torture_swarm_draw(struct torture_swarm *sw, struct rcut_config *cfg,
@@ -451,6 +481,7 @@ void torture_swarm_draw(struct torture_swarm *sw, struct rcut_config *cfg,
 	draw_autorace(&d);
 	draw_callmode(&d);
 	draw_reader_cbs(&d);
+	draw_quiet(&d, true);
 	draw_text(sw);
 	set_switches(run, &d.sw_on);
 }
@@ -475,6 +506,7 @@ void torture_swarm_redraw(struct torture_swarm *sw,
 	draw_gp(&d);
 	draw_tight(&d);
 	draw_autorace(&d);
+	draw_quiet(&d, false);
 	draw_text(sw);
 	/* The threads read these while they run. */
 	__atomic_store_n(&run->read_nesting, d.sw_on.nesting, __ATOMIC_RELAXED);
@@ -483,4 +515,5 @@ void torture_swarm_redraw(struct torture_swarm *sw,
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&run->fast_gps, d.sw_on.fast_gps, __ATOMIC_RELAXED);
 	__atomic_store_n(&run->read_tight, d.sw_on.tight, __ATOMIC_RELAXED);
+	__atomic_store_n(&run->quiet_ns, d.sw_on.quiet_ns, __ATOMIC_RELAXED);
 }

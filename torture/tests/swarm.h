@@ -13,7 +13,7 @@
 
 #include "../core/run.h"
 
-#define SWARM_MAX_ITEMS 16
+#define SWARM_MAX_ITEMS 20
 #define SWARM_VALUE_LEN 32
 #define SWARM_TEXT_LEN 320
 

@@ -3,9 +3,11 @@
  * Stutter and shuffle (kernel/torture.c).  Stutter: the whole test runs
  * for --stutter, then pauses for as long, repeatedly, so grace periods see
  * load come and go (rcutorture.stutter: the pause comes first, as in the
- * kernel).  Shuffle: every --shuffle-interval the next simulated
- * CPU becomes idle (threads move off it; after the last CPU, none is), so
- * each CPU periodically goes quiet.
+ * kernel); without --stutter, --hunt's quiet spells (swarm.c), whose
+ * length each swarm draw sets, 0 for none.  Shuffle: every
+ * --shuffle-interval the next simulated CPU becomes idle (threads move
+ * off it; after the last CPU, none is), so each CPU periodically goes
+ * quiet.
  */
 #include "threads.h"
 
@@ -31,13 +33,23 @@ void torture_stutter_wait(struct torture_thread *t)
 		hold_thread_online(f);
 }
 
+#define QUIET_LOOK_NS 10000000ULL /* how often an off draw is looked at */
+
 void torture_stutter(struct torture_thread *t)
 {
 	struct torture_run *run = t->run;
-	uint64_t period = run->cfg->stutter_ns;
+	uint64_t period;
 	bool pause_first = run->cfg->stutter_pause_first;
 
 	while (!torture_must_stop(run)) {
+		period = run->cfg->stutter_ns;
+		if (!period)
+			period = __atomic_load_n(&run->quiet_ns,
+						 __ATOMIC_RELAXED);
+		if (!period) {
+			torture_sleep_ns(run, QUIET_LOOK_NS);
+			continue;
+		}
 		/* The kernel's stutter (rcutorture.stutter) pauses first. */
 		if (!pause_first)
 			torture_sleep_ns(run, period);
