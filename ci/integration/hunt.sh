@@ -191,7 +191,7 @@ t_swarm_draws_callback_queues_and_reader_callbacks() {
 	expect_status 0
 	expect_no_out 'swarm draw [0-9]+ at .* (call|readercbs)='
 	run --dry-run --hunt --seed 3 --call-rcu perthread --reader-cbs 7
-	expect_out '^memb-torture: swarm: .* call=given readercbs=given$'
+	expect_out '^memb-torture: swarm: .* call=given readercbs=given quiet=(20ms|off)$'
 	expect_out 'Start of test: .* call_rcu=perthread( |$)'
 	expect_out 'Start of test: .* reader_cbs=7( |$)'
 	# A flavor without queue layouts draws none.

@@ -68,6 +68,10 @@ t_liburcu_source_bases_pass() {
 # Mutants of the real code, each caught by the build kind the bug needs:
 # a wrong wait, barrier or callback queue by the plain build, a missing
 # fence (invisible on x86 without the emulation) by the instrumented one.
+# Without membarrier (memb-master-nofence) a reader's unlock can also
+# read the futex before its counter store is visible and wake nobody: a
+# lost wakeup is that mutant's bug too (caught so at 0.45 s in a
+# preflight, under --hunt's quiet spells).
 # Each is caught in seconds idle; up to three seeds of 60 s each, for a
 # loaded machine.
 TEST_LIMIT[t_liburcu_source_mutants_caught]=600
@@ -82,7 +86,7 @@ t_liburcu_source_mutants_caught() {
 memb-skip-reader memb $SHORT_GP_CHECKS
 memb-barrier-short memb rtbe|stall
 memb-early-cb memb-sb early callback|$SHORT_GP_CHECKS
-memb-master-nofence memb-sb $SHORT_GP_CHECKS
+memb-master-nofence memb-sb $SHORT_GP_CHECKS|lost wakeup
 qsbr-online-nofence qsbr-sb $SHORT_GP_CHECKS
 EOF2
 	# A missing fence before read_unlock's store lets the section's loads
